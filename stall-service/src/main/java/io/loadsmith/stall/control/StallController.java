@@ -131,10 +131,13 @@ public final class StallController implements AutoCloseable {
         return runId == null ? List.of() : allOf(runId);
     }
 
-    /** True while a plan is armed (from {@link #arm} until its horizon, a {@link #disarm} or a new arm). */
+    /**
+     * True while a plan is armed: from {@link #arm} until its horizon (or the end of its last window, if
+     * that closes later), a {@link #disarm} or a new arm.
+     */
     public boolean armed() {
         synchronized (lock) {
-            return run != null && clock.nanoTime() - run.expiresAtNanos() < 0;
+            return run != null && (openEntry != null || clock.nanoTime() - run.expiresAtNanos() < 0);
         }
     }
 
