@@ -290,8 +290,11 @@ public final class StallController implements AutoCloseable {
             return;
         }
         openEntry = null;
-        entry.endNanos = clock.nanoTime();
         entry.window.close();
+        // A window stops holding at its end by itself (held threads and arrivals read the clock), so a
+        // close that comes late does not make it longer; one that comes early (disarm, arm) cuts it short.
+        long nowNanos = clock.nanoTime();
+        entry.endNanos = nowNanos - entry.window.endNanos() < 0 ? nowNanos : entry.window.endNanos();
         synchronized (records) {
             records.addLast(entry);
             stallsTotal++;
