@@ -400,6 +400,15 @@ class AdminServerIT {
     }
 
     @Test
+    void a_port_in_use_is_refused_at_start_naming_the_address() {
+        start();
+        int port = servers.get(0).address().getPort();
+        assertThatThrownBy(() -> AdminServer.start(AdminConfig.builder().port(port).build(), controller))
+                .isInstanceOf(java.io.UncheckedIOException.class)
+                .hasMessageStartingWith("admin: cannot listen on 127.0.0.1:" + port + ": ");
+    }
+
+    @Test
     void an_empty_or_missing_token_file_is_refused_at_start(@TempDir Path dir) throws Exception {
         Path empty = Files.writeString(dir.resolve("empty"), " \n");
         assertThatThrownBy(() -> AdminServer.start(AdminConfig.builder().tokenFile(empty).port(0).build(), controller))
