@@ -109,7 +109,7 @@ public final class LoadTest {
                     // the warm-up draws its arrivals from its own stream: the counted schedule stays the same
                     ArrivalSchedule schedule = schedule(spec.seed() ^ 0x5761726d55705f31L, duration);
                     new Phase(scheduler, transport, source, spec, null, start, duration, limit, schedule,
-                            done -> guard(this::beginCounted)).start();
+                            done -> guard(this::beginCounted), this::fail).start();
                 } else {
                     beginCounted();
                 }
@@ -128,7 +128,7 @@ public final class LoadTest {
                     spec.model() == TesterSpec.Model.CLOSED);
             cpuStartNanos = processCpuNanos();
             new Phase(scheduler, transport, source, spec, recorder, start, spec.durationNanos(), Long.MAX_VALUE,
-                    schedule(spec.seed(), spec.durationNanos()), done -> guard(() -> finish(done))).start();
+                    schedule(spec.seed(), spec.durationNanos()), done -> guard(() -> finish(done)), this::fail).start();
         }
 
         ArrivalSchedule schedule(long seed, long durationNanos) {
@@ -164,6 +164,11 @@ public final class LoadTest {
                 closeQuietly();
                 future.completeExceptionally(e);
             }
+        }
+
+        void fail(Throwable failure) {
+            closeQuietly();
+            future.completeExceptionally(failure);
         }
 
         void closeQuietly() {

@@ -28,6 +28,7 @@ final class Phase {
     private final long journeyLimit;          // warm-up by requests; Long.MAX_VALUE otherwise
     private final ArrivalSchedule schedule;   // open model only
     private final Consumer<Phase> onDone;
+    private final Consumer<Throwable> onError;
 
     private long journeysStarted;
     private boolean arrivalsDone;
@@ -47,7 +48,9 @@ final class Phase {
     long journeysCompleted;
 
     Phase(Scheduler scheduler, Transport transport, RequestSource source, TesterSpec spec, RunRecorder recorder,
-          long startNanos, long durationNanos, long journeyLimit, ArrivalSchedule schedule, Consumer<Phase> onDone) {
+          long startNanos, long durationNanos, long journeyLimit, ArrivalSchedule schedule, Consumer<Phase> onDone,
+          Consumer<Throwable> onError) {
+        this.onError = onError;
         this.scheduler = scheduler;
         this.transport = transport;
         this.source = source;
@@ -371,16 +374,23 @@ final class Phase {
         return finished;
     }
 
+    /** The task, skipped once the phase has finished; a failure ends the run with that failure. */
     private Runnable guarded(Runnable task) {
         return () -> {
-            if (!finished) {
+            if (finished) {
+                return;
+            }
+            try {
                 task.run();
+            } catch (RuntimeException | Error e) {
+                finished = true;
+                onError.accept(e);
             }
         };
     }
 
     void post(Runnable task, long nanos) {
-        scheduler.at(nanos, task);
+        scheduler.at(nanos, guarded(task));
     }
 
     static final class Journey {
