@@ -244,6 +244,11 @@ public final class LoadTest {
                         + " ms between the moment it meant to send and the actual send; corrected latency "
                         + "includes that delay, so the tester, not only the service, may be the bottleneck");
             }
+            if (recorder.lateToInterval() > 0) {
+                warnings.add(recorder.lateToInterval() + " requests were created more than a second after their "
+                        + "intended second had been written; they are counted in a later second of the timeline "
+                        + "and the interval log (the totals are exact)");
+            }
             if (total.errors() > 0) {
                 warnings.add(total.errors() + " requests ended in an error");
             }
