@@ -127,6 +127,9 @@ public final class ScenarioParser {
 
     private Scenario read(String text, String hash, Path file, String defaultName, List<String> overrides) {
         Node root = compose(text, label).orElseThrow(() -> new ScenarioException(label + ": is empty"));
+        if (new Field(root, "", label).isNull()) {
+            throw new ScenarioException(label + ": is empty");
+        }
         for (String override : overrides) {
             applyOverride(root, override);
         }
