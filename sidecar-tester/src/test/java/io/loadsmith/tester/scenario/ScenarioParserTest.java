@@ -293,7 +293,8 @@ class ScenarioParserTest {
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nload: {rate: 2, duration: 1s}\\n` | score.yaml:3: load is given twice
             `target: {url: 'http://h'}\\nload: [1, 2]\\n`                                     | score.yaml:2: load must be a mapping of model, arrivals, rate, stages, connections, pace, on_late, duration, warmup, max_concurrency, grace, seed (got a list)
             `target: {url: 'http://h'\\n`                                                     | score.yaml:2: not valid YAML: expected ',' or '}', but got <stream end>
-            `''`                                                                             | score.yaml: is empty
+            `# nothing here\n`                                                              | score.yaml: is empty
+            `~\n`                                                                            | score.yaml: is empty
             """)
     void a_bad_file_gets_a_message_naming_file_line_and_key(String yaml, String message) {
         String text = yaml.replace("\\n", "\n");
