@@ -192,11 +192,11 @@ class ScenarioParserTest {
         assertThat(plan.target().simulate().stallPlan()).isEqualTo(new SeededStalls(7, 4_000_000_000L, 100_000_000L,
                 500_000_000L, StallKind.BLOCK));
         assertThat(plan.target().simulate().stallWindows()).isEmpty();
-        ServiceTime uniform = parse("""
-                target: {simulate: {service_time: {distribution: uniform, min: 1ms, max: 3ms}}}
+        ServiceTime lognormal = parse("""
+                target: {simulate: {service_time: {distribution: lognormal, median: 2ms, sigma: 0.5}}}
                 load: {rate: 10, duration: 1m}
                 """).target().simulate().serviceTime();
-        assertThat(uniform).isEqualTo(new ServiceTime(Distribution.UNIFORM, 2_000_000L, 1_000_000L, 3_000_000L));
+        assertThat(lognormal).isEqualTo(new ServiceTime(Distribution.LOGNORMAL, 0, 2_000_000L, 0.5));
     }
 
     @Test
