@@ -52,11 +52,10 @@ final class HtmlPage {
                 .append("<script>window.loadsmithErrors=[];window.addEventListener('error',function(e){window.loadsmithErrors.push(String(e.message));});</script>\n")
                 .append("</head>\n<body>\n");
         header(title);
-        nav();
+        experiment(); // an experiment's dot plot says more than its many rows, so it comes first
         summary();
         slos();
         aligned();
-        experiment();
         spectrum();
         timeline();
         aboveObjective();
@@ -98,7 +97,9 @@ final class HtmlPage {
             meta.add("<span class=\"clock\">clock offset <b>" + Html.ms(nsToMs(results.clockOffsetNs())) + " ms</b> \u00b1 "
                     + Html.ms(nsToMs(results.clockUncertaintyNs())) + " ms</span>");
         }
-        b.append(String.join(" \u00b7 ", meta)).append("</p>\n");
+        b.append(String.join(" \u00b7 ", meta)).append("</p>\n</header>\n");
+        nav();
+        b.append("<div class=\"head\">\n");
 
         List<String[]> warnings = new ArrayList<>();
         for (Run r : results.runs()) {
@@ -112,6 +113,10 @@ final class HtmlPage {
             b.append("</ul></div>\n");
         }
 
+        boolean fold = results.runs().size() > 8;
+        if (fold) {
+            b.append("<details><summary>Tester settings of ").append(results.runs().size()).append(" runs</summary>\n");
+        }
         b.append("<div class=\"scroll\"><table class=\"settings\" id=\"settings\"><thead><tr><th>run</th><th>round</th>")
                 .append("<th>stall</th><th>seed</th><th>tester settings</th></tr></thead><tbody>\n");
         for (Run r : results.runs()) {
@@ -124,7 +129,11 @@ final class HtmlPage {
             }
             b.append("</td></tr>\n");
         }
-        b.append("</tbody></table></div>\n</header>\n");
+        b.append("</tbody></table></div>\n");
+        if (fold) {
+            b.append("</details>\n");
+        }
+        b.append("</div>\n");
     }
 
     private String stallBadge(Boolean stall) {
@@ -139,15 +148,16 @@ final class HtmlPage {
     }
 
     private void nav() {
-        b.append("<nav><a href=\"#summary\">Summary</a>");
+        b.append("<nav>");
+        if (results.experiment() != null) {
+            b.append("<a href=\"#experiment\">Experiment</a>");
+        }
+        b.append("<a href=\"#summary\">Summary</a>");
         if (hasSlos()) {
             b.append("<a href=\"#slos\">SLOs</a>");
         }
         if (results.alignment() != null) {
             b.append("<a href=\"#aligned\">Stall-aligned sends</a>");
-        }
-        if (results.experiment() != null) {
-            b.append("<a href=\"#experiment\">Experiment</a>");
         }
         if (results.runs().stream().anyMatch(r -> !r.spectrum().isEmpty())) {
             b.append("<a href=\"#spectrum\">Percentile spectrum</a>");
@@ -208,7 +218,11 @@ final class HtmlPage {
                     }
                     b.append("</td>");
                 }
-                b.append("<td class=\"kind\">").append(Html.esc(kindLabel(k.getKey(), l))).append("</td>")
+                b.append("<td class=\"kind\">").append(Html.esc(kindLabel(k.getKey(), l)));
+                if (k.getKey().equals("corrected") && "closed".equals(r.model())) {
+                    b.append("<br><small>= service: a closed loop has no schedule</small>");
+                }
+                b.append("</td>")
                         .append(td(Html.ms(l.p50()))).append(td(Html.ms(l.p90())))
                         .append(p99Cell(r, k.getKey(), l)).append(td(Html.ms(l.p999()))).append(td(Html.ms(l.max())))
                         .append(td(Html.ms(l.mean()))).append(td(aboveCell(r.aboveObjective(), k.getKey(), thresholds.size() > 1)));

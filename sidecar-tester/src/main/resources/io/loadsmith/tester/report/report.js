@@ -91,7 +91,7 @@
     var arms = data.experiment.arms;
     ['corrected', 'service'].forEach(function (kind) {
       var series = [true, false].map(function (on) {
-        return {name: on ? 'stall on' : 'stall off', type: 'scatter', symbolSize: 10,
+        return {name: on ? 'stall on' : 'stall off', type: 'scatter', symbolSize: 10, xAxisIndex: 1,
                 color: on ? '#e03131' : '#495057',
                 itemStyle: on ? {opacity: 0.85} : {color: '#fff', borderColor: '#495057', borderWidth: 2},
                 data: data.experiment[kind].filter(function (d) { return d.stall === on; }).map(function (d) {
@@ -104,9 +104,10 @@
         tooltip: {trigger: 'item', confine: true, formatter: function (p) {
           return esc(p.data.run) + '<br>round ' + p.data.round + ', ' + p.seriesName + '<br>p99 ' + kind + ' ' + fmt(p.value[1]) + ' ms';
         }},
-        xAxis: {type: 'value', min: -0.5, max: arms.length - 0.5, interval: 1, splitLine: {show: false},
-                axisLabel: {formatter: function (v) { return Number.isInteger(v) && arms[v] !== undefined ? arms[v] : ''; }}},
-        yAxis: withAxis(axisName('ms', 44), {type: 'value', min: 0}),
+        // a category axis carries the arm names; the dots sit on a hidden value axis where arm i spans [i-0.5, i+0.5]
+        xAxis: [{type: 'category', data: arms, boundaryGap: true, axisTick: {show: false}, axisLabel: {fontSize: 13, fontWeight: 'bold'}},
+                {type: 'value', min: -0.5, max: arms.length - 0.5, show: false}],
+        yAxis: withAxis(axisName('ms', 44), {type: 'value', min: 0, axisLine: {onZero: false}}),
         series: series
       }));
     });
@@ -139,10 +140,10 @@
     if (!r.timeline) return;
     function col(i) { return r.timeline.map(function (p) { return [p[0], p[i]]; }); }
     draw('chart-timeline-' + r.index, base({
-      grid: {left: 52, right: 12, top: 34, bottom: 36},
-      legend: {top: 0, left: 'center', itemWidth: 14, textStyle: {fontSize: 11}},
+      grid: {left: 52, right: 12, top: 14, bottom: 62},
+      legend: {bottom: 0, left: 'center', itemWidth: 14, itemGap: 8, textStyle: {fontSize: 11}},
       tooltip: {trigger: 'axis', confine: true, valueFormatter: function (v) { return fmt(v) + ' ms'; }},
-      xAxis: withAxis(axisName('second', 22), {type: 'value', min: 'dataMin', max: 'dataMax'}),
+      xAxis: withAxis(axisName('second of the run', 22), {type: 'value', min: 'dataMin', max: 'dataMax'}),
       yAxis: withAxis(axisName('ms', 36), {type: 'value', min: 0}),
       series: [
         {name: 'corrected p99', type: 'line', showSymbol: false, connectNulls: false, color: CORRECTED, lineStyle: {width: 2}, data: col(4)},
