@@ -136,6 +136,7 @@ final class StaticCharts {
             m.setLabelPaint(new Color(0xc92a2a));
             m.setLabelAnchor(RectangleAnchor.TOP);
             m.setLabelTextAnchor(TextAnchor.TOP_CENTER);
+            m.setLabelBackgroundColor(new Color(255, 255, 255, 0));
         }
         return m;
     }
@@ -255,6 +256,7 @@ final class StaticCharts {
         SymbolAxis x = new SymbolAxis("arm", e.arms().toArray(new String[0]));
         x.setRange(-0.5, e.arms().size() - 0.5);
         x.setGridBandsVisible(false);
+        x.setTickLabelFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
         CombinedDomainXYPlot combined = new CombinedDomainXYPlot(x);
         combined.setGap(16);
         for (String kind : List.of("corrected", "service")) {
