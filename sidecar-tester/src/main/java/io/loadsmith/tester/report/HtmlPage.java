@@ -298,11 +298,20 @@ final class HtmlPage {
                 .append("</span></h2>\n<div class=\"scroll\"><table class=\"slos\"><thead><tr><th>run</th><th>SLO</th><th>value</th><th>verdict</th></tr></thead><tbody>\n");
         for (Slo s : all) {
             b.append("<tr><td>").append(s.run() == null ? "all" : Html.esc(s.run())).append("</td><td><code>").append(Html.esc(s.expr()))
-                    .append("</code></td><td class=\"n\">").append(s.valueMs() == null ? Html.NONE : Html.ms(s.valueMs()) + " ms")
+                    .append("</code></td><td class=\"n\">").append(sloValue(s))
                     .append("</td><td>").append(s.pass() == null ? Html.NONE : s.pass() ? "<span class=\"badge pass\">pass</span>" : "<span class=\"badge fail\">FAIL</span>")
                     .append("</td></tr>\n");
         }
         b.append("</tbody></table></div></section>\n");
+    }
+
+    /** An SLO on a share ("errors < 0.1%") carries its value in percent, any other in ms. */
+    private static String sloValue(Slo s) {
+        if (s.valueMs() == null) {
+            return Html.NONE;
+        }
+        boolean share = s.expr() != null && s.expr().trim().endsWith("%");
+        return share ? Html.msShort(s.valueMs()) + "%" : Html.ms(s.valueMs()) + " ms";
     }
 
     // ---------------------------------------------------------------- charts drawn in the browser

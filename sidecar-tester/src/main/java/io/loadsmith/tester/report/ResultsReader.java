@@ -119,6 +119,14 @@ final class ResultsReader {
                 latency.put(kind, l);
             }
         }
+        // how the estimate was made: run.estimate {interval_ms, interval_source, note}
+        JsonNode estimate = f.object(r, "estimate", path);
+        Latency estimated = latency.get("estimated");
+        Double intervalMs = f.number(estimate, "interval_ms", path + ".estimate");
+        if (estimated != null && estimated.intervalMs() == null && intervalMs != null) {
+            latency.put("estimated", new Latency(estimated.p50(), estimated.p90(), estimated.p99(), estimated.p999(),
+                    estimated.max(), estimated.mean(), intervalMs));
+        }
         JsonNode above = f.object(r, "above_objective", path);
         AboveObjective aboveObjective = above == null ? null : new AboveObjective(
                 f.number(above, "threshold_ms", path + ".above_objective"),

@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
@@ -21,13 +23,26 @@ import org.w3c.dom.Document;
 
 class ReportWriterTest {
     @TempDir
+    static Path shared;
+    /** Each fixture's report is written once and read by every test that looks at it. */
+    private static final Map<String, Path> WRITTEN = new HashMap<>();
+
+    @TempDir
     Path tmp;
 
+    private static synchronized Path written(String fixture) throws IOException {
+        Path dir = WRITTEN.get(fixture);
+        if (dir == null) {
+            dir = Fixtures.runDir(fixture, shared);
+            Path report = ReportWriter.write(dir);
+            assertThat(report).isEqualTo(dir.resolve("report.html"));
+            WRITTEN.put(fixture, dir);
+        }
+        return dir;
+    }
+
     private String report(String fixture) throws IOException {
-        Path dir = Fixtures.runDir(fixture, tmp);
-        Path report = ReportWriter.write(dir);
-        assertThat(report).isEqualTo(dir.resolve("report.html"));
-        return Files.readString(report, StandardCharsets.UTF_8);
+        return Files.readString(written(fixture).resolve("report.html"), StandardCharsets.UTF_8);
     }
 
     private String tablesOf(String fixture) throws IOException {
@@ -80,15 +95,15 @@ class ReportWriterTest {
                 + "<td>13.1</td><td>0.522</td><td>5</td>");
         assertThat(html).contains("<td rowspan=\"2\" class=\"bad\">4</td><td rowspan=\"2\">0</td><td rowspan=\"2\">0</td>"
                 + "<td rowspan=\"2\">499.9</td><td rowspan=\"2\">14,200</td><td rowspan=\"2\">0.0870 ms</td>");
-        assertThat(html).contains("<code>p99 &lt; 500ms</code>", "all pass");
+        assertThat(html).contains("<code>p99 &lt; 500ms</code></td><td class=\"n\">2.14 ms</td>", "all pass");
+        assertThat(html).contains("<code>errors &lt; 0.1%</code></td><td class=\"n\">0.027%</td>");
         assertThat(html).contains("id=\"chart-spectrum\"", "id=\"chart-timeline-0\"", "id=\"above\"");
         assertThat(html).doesNotContain("id=\"aligned\"", "id=\"experiment\"", "id=\"stalls\"", "id=\"steps\"", "id=\"warnings\"");
     }
 
     @Test
     void a_single_open_run_writes_spectrum_and_timeline_as_png_and_svg() throws Exception {
-        Path dir = Fixtures.runDir("single-open", tmp);
-        ReportWriter.write(dir);
+        Path dir = written("single-open");
 
         assertThat(files(dir)).containsExactly("report.html", "results.json", "spectrum.png", "spectrum.svg", "timeline.png", "timeline.svg");
         assertValidPng(dir.resolve("spectrum.png"), 1000);
@@ -147,8 +162,7 @@ class ReportWriterTest {
 
     @Test
     void the_aligned_picture_is_written_as_png_and_svg() throws Exception {
-        Path dir = Fixtures.runDir("closed-paced-open", tmp);
-        ReportWriter.write(dir);
+        Path dir = written("closed-paced-open");
 
         assertThat(files(dir)).contains("aligned.png", "aligned.svg", "spectrum.png", "spectrum.svg", "timeline.png", "timeline.svg");
         assertValidPng(dir.resolve("aligned.png"), 1000);
@@ -159,8 +173,8 @@ class ReportWriterTest {
 
     @Test
     void an_experiment_draws_every_round_of_every_arm_and_its_pairs() throws Exception {
-        Path dir = Fixtures.runDir("experiment-5-rounds", tmp);
-        String page = Files.readString(ReportWriter.write(dir));
+        Path dir = written("experiment-5-rounds");
+        String page = report("experiment-5-rounds");
         String html = tables(page);
 
         assertThat(html).contains("<b>5</b> rounds", "<b>closed</b>, <b>open</b>", "id=\"chart-experiment-corrected\"", "id=\"chart-experiment-service\"");
@@ -180,8 +194,8 @@ class ReportWriterTest {
 
     @Test
     void results_without_optional_parts_give_a_plain_page_with_escaped_names() throws IOException {
-        Path dir = Fixtures.runDir("minimal", tmp);
-        String page = Files.readString(ReportWriter.write(dir));
+        Path dir = written("minimal");
+        String page = report("minimal");
         String html = tables(page);
 
         assertThat(files(dir)).containsExactly("report.html", "results.json");
