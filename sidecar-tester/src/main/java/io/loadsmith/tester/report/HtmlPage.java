@@ -589,14 +589,24 @@ final class HtmlPage {
             long firstStart = r.stalls().stream().map(StallRow::startNs).filter(v -> v != null).mapToLong(Long::longValue).min().orElse(0);
             details(r, r.stalls().size() + " stalls");
             b.append("<div class=\"scroll\"><table class=\"num stall-table\"><thead><tr><th>#</th><th>start (ms after first)</th><th>length ms</th>")
-                    .append("<th>held</th><th>sent during</th><th>intended during</th><th>in flight at start</th><th>overlapping</th></tr></thead><tbody>\n");
+                    .append("<th>held</th><th>sent during</th><th>intended during</th><th>in flight at start</th><th>overlapping</th>");
+            boolean showMet = r.stalls().stream().anyMatch(s -> s.met() != null);
+            if (showMet) {
+                b.append("<th>met</th>");
+            }
+            b.append("</tr></thead><tbody>\n");
             for (StallRow s : r.stalls()) {
                 Double start = s.startNs() == null ? null : (s.startNs() - firstStart) / 1e6;
                 Double length = s.startNs() == null || s.endNs() == null ? null : (s.endNs() - s.startNs()) / 1e6;
-                b.append("<tr><td>").append(s.index() == null ? Html.NONE : s.index()).append("</td>").append(td(Html.ms(start)))
+                b.append(Boolean.FALSE.equals(s.met()) ? "<tr class=\"not-met\"><td>" : "<tr><td>")
+                        .append(s.index() == null ? Html.NONE : s.index()).append("</td>").append(td(Html.ms(start)))
                         .append(td(Html.ms(length))).append(td(Html.count(s.held()))).append(td(Html.count(s.sentDuring())))
                         .append(td(Html.count(s.intendedDuring()))).append(td(Html.count(s.inFlightAtStart())))
-                        .append(td(Html.count(s.overlapping()))).append("</tr>\n");
+                        .append(td(Html.count(s.overlapping())));
+                if (showMet) {
+                    b.append(td(Html.yesNo(s.met())));
+                }
+                b.append("</tr>\n");
             }
             b.append("</tbody></table></div></details>\n");
         }

@@ -43,8 +43,9 @@ record Results(Path file, String title, String when, Double clockOffsetNs, Doubl
 
     record Step(String name, Counts counts, Latency service, Latency corrected) {}
 
+    /** One stall as a run saw it; {@code met} is false for a stall that fell outside the run's counted window. */
     record StallRow(Long index, Long startNs, Long endNs, Long held, Long sentDuring, Long intendedDuring,
-                    Long inFlightAtStart, Long overlapping) {}
+                    Long inFlightAtStart, Long overlapping, Boolean met) {}
 
     record StallSummary(Long stallsMet, Long sentDuringTotal, Double overlappingShare, Boolean p99CanSeeStalls) {}
 

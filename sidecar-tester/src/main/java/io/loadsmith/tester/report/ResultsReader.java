@@ -174,7 +174,7 @@ final class ResultsReader {
             JsonNode s = sn.get(i);
             stalls.add(new StallRow(f.integer(s, "index", p), f.integer(s, "start_ns", p), f.integer(s, "end_ns", p),
                     f.integer(s, "held", p), f.integer(s, "sent_during", p), f.integer(s, "intended_during", p),
-                    f.integer(s, "in_flight_at_start", p), f.integer(s, "overlapping", p)));
+                    f.integer(s, "in_flight_at_start", p), f.integer(s, "overlapping", p), f.bool(s, "met", p)));
         }
         JsonNode ss = f.object(r, "stall_summary", path);
         String sp = path + ".stall_summary";

@@ -140,7 +140,7 @@ class ReportWriterTest {
         assertThat(html).containsPattern("<tr><td class=\"run\">open</td><td>7</td><td>[0-9.]+</td><td>[5-6]\\.[0-9]{2}</td></tr>");
         assertThat(html).contains("<td>7</td><td>0</td><td>0.4%</td><td><span class=\"badge fail\">no</span></td>");
         assertThat(html).contains("<td>7</td><td>1,049</td><td>7.1%</td><td><span class=\"badge pass\">yes</span></td>");
-        assertThat(html).contains("<th>#</th><th>start (ms after first)</th>", "<td>0</td><td>0</td><td>300</td><td>8</td><td>0</td><td>0</td><td>8</td><td>8</td>");
+        assertThat(html).contains("<th>#</th><th>start (ms after first)</th>", "<td>0</td><td>0</td><td>300</td><td>8</td><td>0</td><td>0</td><td>8</td><td>8</td><td>yes</td>");
         assertThat(html).contains("<td class=\"run\" rowspan=\"2\">login</td><td rowspan=\"2\">7,405</td>", ">score</td>");
         assertThat(html).contains("<td>1,143 <small>(7.7%)</small></td>");
     }
@@ -177,6 +177,8 @@ class ReportWriterTest {
         String page = report("experiment-5-rounds");
         String html = tables(page);
 
+        assertThat(html).contains("<details><summary>Tester settings of 20 runs</summary>");
+        assertThat(html.indexOf("id=\"experiment\"")).as("the experiment comes before the long table").isLessThan(html.indexOf("id=\"summary\""));
         assertThat(html).contains("<b>5</b> rounds", "<b>closed</b>, <b>open</b>", "id=\"chart-experiment-corrected\"", "id=\"chart-experiment-service\"");
         assertThat(html).contains("<td>open</td><td>closed</td><td>p99 corrected</td><td>on</td><td class=\"n\">152</td>"
                 + "<td class=\"n small\">152, 152, 151, 152, 151</td><td><span class=\"badge pass\">told apart</span></td>");
