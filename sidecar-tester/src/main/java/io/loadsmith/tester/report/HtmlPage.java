@@ -522,7 +522,7 @@ final class HtmlPage {
         }
         b.append("<section id=\"steps\"><h2>Per step</h2>\n");
         for (Run r : with) {
-            details(r, r.steps().size() + " steps");
+            details(r, plural(r.steps().size(), "step"));
             b.append("<div class=\"scroll\"><table class=\"num steps\"><thead><tr><th>step</th><th>sent</th><th>completed</th><th>errors</th>")
                     .append("<th>latency</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>mean</th></tr></thead><tbody>\n");
             for (Step s : r.steps()) {
@@ -587,7 +587,7 @@ final class HtmlPage {
                 continue;
             }
             long firstStart = r.stalls().stream().map(StallRow::startNs).filter(v -> v != null).mapToLong(Long::longValue).min().orElse(0);
-            details(r, r.stalls().size() + " stalls");
+            details(r, plural(r.stalls().size(), "stall"));
             b.append("<div class=\"scroll\"><table class=\"num stall-table\"><thead><tr><th>#</th><th>start (ms after first)</th><th>length ms</th>")
                     .append("<th>held</th><th>sent during</th><th>intended during</th><th>in flight at start</th><th>overlapping</th>");
             boolean showMet = r.stalls().stream().anyMatch(s -> s.met() != null);
@@ -611,6 +611,10 @@ final class HtmlPage {
             b.append("</tbody></table></div></details>\n");
         }
         b.append("</section>\n");
+    }
+
+    private static String plural(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     private static Double nsToMs(Double ns) {

@@ -195,6 +195,20 @@ class ReportWriterTest {
     }
 
     @Test
+    void a_results_file_written_by_the_engine_renders() throws Exception {
+        // engine-paced/results.json is the output of the engine's own ResultsWriter (a simulated paced run)
+        String html = tablesOf("engine-paced");
+
+        assertThat(html).contains("<td class=\"kind\">estimated (interval 20 ms)</td>");
+        assertThat(html).contains("<td class=\"gap\">1761 <span class=\"ratio\">\u00d7440</span></td>");
+        assertThat(html).contains("<li><b>paced:</b> 496 requests waited (at most 1981.0 ms) for the previous answer");
+        assertThat(html).contains("<code>p99 &lt; 50ms</code></td><td class=\"n\">1762 ms</td><td><span class=\"badge fail\">FAIL</span>");
+        assertThat(html).contains("<summary><span class=\"sw c0\"></span>paced <small>1 step</small></summary>");
+        assertThat(html).doesNotContain("id=\"stalls\"", "id=\"aligned\"");
+        assertValidPng(written("engine-paced").resolve("spectrum.png"), 1000);
+    }
+
+    @Test
     void results_without_optional_parts_give_a_plain_page_with_escaped_names() throws IOException {
         Path dir = written("minimal");
         String page = report("minimal");
