@@ -44,6 +44,11 @@ abstract class AbstractServerStallIT {
     /** Fragments of the jar paths of the app's server library (its only class path besides the app). */
     protected abstract List<String> libraries();
 
+    /** Jars outside the test class path that the app also needs (none by default). */
+    protected List<String> extraClassPath() {
+        return List.of();
+    }
+
     /** The target that must have matched, as {@code /health} names it. */
     protected abstract String target();
 
@@ -81,7 +86,7 @@ abstract class AbstractServerStallIT {
         if (!viaAttach()) {
             jvmArgs.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "=" + agentOptions());
         }
-        app = ChildJvm.start(javaHome(), jvmArgs, libraries(), mainClass());
+        app = ChildJvm.start(javaHome(), jvmArgs, libraries(), extraClassPath(), mainClass());
         port = app.appPort();
         if (viaAttach()) {
             long until = System.nanoTime() + 3_000 * NANOS_PER_MILLI;

@@ -48,11 +48,19 @@ final class ChildJvm implements AutoCloseable {
 
     /** Starts {@code mainClass} with {@code jvmArgs}, on a class path of the test classes and the matching jars. */
     static ChildJvm start(Path javaHome, List<String> jvmArgs, List<String> libraryFragments, String mainClass) throws IOException {
+        return start(javaHome, jvmArgs, libraryFragments, List.of(), mainClass);
+    }
+
+    /** As above, with {@code extraEntries} (jars outside the test class path) added to the class path. */
+    static ChildJvm start(Path javaHome, List<String> jvmArgs, List<String> libraryFragments, List<String> extraEntries,
+                          String mainClass) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(javaOf(javaHome).toString());
         command.addAll(jvmArgs);
         command.add("-cp");
-        command.add(String.join(File.pathSeparator, classPath(libraryFragments)));
+        List<String> classPath = new ArrayList<>(classPath(libraryFragments));
+        classPath.addAll(extraEntries);
+        command.add(String.join(File.pathSeparator, classPath));
         command.add(mainClass);
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().remove("JAVA_TOOL_OPTIONS");
