@@ -1,7 +1,6 @@
 package io.loadsmith.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
@@ -30,8 +29,14 @@ import org.junit.jupiter.api.TestInstance;
 abstract class AbstractServerStallIT {
 
     static final long NANOS_PER_MILLI = 1_000_000L;
-    /** How far a recorded window edge may sit from where the test expects it, on a shared, loaded 2-core box. */
-    static final double TOLERANCE_MILLIS = 10.0;
+    /**
+     * How much longer than planned a recorded window may be: its end is read when the controller thread
+     * wakes, which on a shared 2-core box under load (load average 15-18 while these tests were written)
+     * came up to 12 ms late. The benchmark gives the real distribution (docs/benchmarks.md).
+     */
+    static final double LATE_END_TOLERANCE_MILLIS = 25.0;
+    /** How early a held request may end before the window's length has passed (clock reads, rounding). */
+    static final double EARLY_TOLERANCE_MILLIS = 2.0;
 
     protected ChildJvm app;
     protected int port;
@@ -143,7 +148,8 @@ abstract class AbstractServerStallIT {
 
             assertThat(windows).hasSize(1);
             Admin.Window window = windows.get(0);
-            assertThat(window.durationMillis()).as("window length, ms").isCloseTo(300.0, within(TOLERANCE_MILLIS));
+            assertThat(window.durationMillis()).as("window length, ms").isBetween(300.0 - EARLY_TOLERANCE_MILLIS, 300.0 + LATE_END_TOLERANCE_MILLIS);
+            long heldUntil = Math.min(window.endNanos(), window.startNanos() + 300 * NANOS_PER_MILLI);
             assertThat((window.startNanos() - window.plannedStartNanos()) / 1e6).as("start lateness, ms").isBetween(0.0, 20.0);
             assertThat(window.held()).as("held").isGreaterThanOrEqualTo(minimumHeld());
 
@@ -153,13 +159,13 @@ abstract class AbstractServerStallIT {
 
             assertThat(inFlightTimed.status()).isEqualTo(200);
             assertThat(inFlightTimed.sentNanos()).isLessThan(window.startNanos());
-            assertThat((inFlightTimed.endNanos() - window.endNanos()) / 1e6)
-                    .as("in-flight request's end after the window's end, ms").isBetween(-TOLERANCE_MILLIS, 100.0);
+            assertThat((inFlightTimed.endNanos() - heldUntil) / 1e6)
+                    .as("in-flight request's end after the window's end, ms").isBetween(-EARLY_TOLERANCE_MILLIS, 100.0);
 
             assertThat(duringTimed.status()).isEqualTo(200);
             assertThat(duringTimed.sentNanos()).isBetween(window.startNanos(), window.endNanos());
-            assertThat((duringTimed.endNanos() - window.endNanos()) / 1e6)
-                    .as("request sent into the stall: end after the window's end, ms").isBetween(-TOLERANCE_MILLIS, 100.0);
+            assertThat((duringTimed.endNanos() - heldUntil) / 1e6)
+                    .as("request sent into the stall: end after the window's end, ms").isBetween(-EARLY_TOLERANCE_MILLIS, 100.0);
         } finally {
             senders.shutdownNow();
         }

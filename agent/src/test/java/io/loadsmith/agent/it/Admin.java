@@ -55,7 +55,12 @@ final class Admin {
 
     /** Arms one explicit stall; returns {@code armed_at_ns}. */
     long armOne(long offsetMillis, long durationMillis) throws IOException, InterruptedException {
-        Reply reply = post("/arm", "{\"stalls\":[{\"offset_ms\":" + offsetMillis + ",\"duration_ms\":" + durationMillis + "}],\"kind\":\"block\"}");
+        return arm("{\"stalls\":[{\"offset_ms\":" + offsetMillis + ",\"duration_ms\":" + durationMillis + "}],\"kind\":\"block\"}");
+    }
+
+    /** Arms a plan given as JSON; returns {@code armed_at_ns}. */
+    long arm(String json) throws IOException, InterruptedException {
+        Reply reply = post("/arm", json);
         if (reply.status() != 200) {
             throw new AssertionError("POST /arm answered " + reply.status() + ": " + reply.body());
         }

@@ -84,7 +84,8 @@ class AdminSafetyIT {
             int port = app.appPort();
             RawHttp.get(port, "/fast");
             try (RawHttp.Call held = RawHttp.prepare(port, "/fast")) {
-                long armedAt = admin.armOne(200, 5_000);
+                // a 3 s stall, and a 1 ms one at 9 s so that the plan stalls less than half its horizon (the cap)
+                long armedAt = admin.arm("{\"stalls\":[{\"offset_ms\":200,\"duration_ms\":3000},{\"offset_ms\":9000,\"duration_ms\":1}]}");
                 Future<RawHttp.Timed> reply = sender.submit(() -> held.sendAt(armedAt + 300 * 1_000_000L));
                 RawHttp.waitUntil(armedAt + 600 * 1_000_000L);
 

@@ -109,21 +109,21 @@ final class ChildJvm implements AutoCloseable {
 
     /** The port the app printed ({@code PORT=n}), waiting up to 30 s. */
     int appPort() {
-        String line = awaitLine(stdout, Pattern.compile("PORT=(\\d+)"), 30_000);
+        String line = awaitLine(stdout, Pattern.compile("PORT=(\\d+)"), 30_000, false);
         return Integer.parseInt(line);
     }
 
     /** The admin API base URL the agent logged, waiting up to 30 s. */
     String adminUrl() {
-        return awaitLine(stderr, ADMIN, 30_000);
+        return awaitLine(stderr, ADMIN, 30_000, true);
     }
 
     /** Waits until a stderr line matches, returns the first group (or the line). */
     String awaitStderr(String regex, long timeoutMillis) {
-        return awaitLine(stderr, Pattern.compile(regex), timeoutMillis);
+        return awaitLine(stderr, Pattern.compile(regex), timeoutMillis, false);
     }
 
-    private String awaitLine(List<String> lines, Pattern pattern, long timeoutMillis) {
+    private String awaitLine(List<String> lines, Pattern pattern, long timeoutMillis, boolean stopWhenInert) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (System.nanoTime() < deadline) {
             for (String line : lines) {
@@ -132,7 +132,7 @@ final class ChildJvm implements AutoCloseable {
                     return m.groupCount() > 0 ? m.group(1) : line;
                 }
             }
-            if (!process.isAlive() || stderr.stream().anyMatch(l -> l.contains("loadsmith agent: inert"))) {
+            if (!process.isAlive() || (stopWhenInert && stderr.stream().anyMatch(l -> l.contains("loadsmith agent: inert")))) {
                 break;
             }
             sleep(20);
