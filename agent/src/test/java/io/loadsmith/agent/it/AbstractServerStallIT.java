@@ -87,7 +87,7 @@ abstract class AbstractServerStallIT {
     void setupServer() throws Exception {
         assumeTrue(Files.isExecutable(ChildJvm.javaOf(javaHome())),
                 "skipped: no JDK at " + javaHome() + " (this test needs it installed)");
-        List<String> jvmArgs = new ArrayList<>(List.of("-Xmx256m", "-Dsun.net.httpserver.nodelay=true"));
+        List<String> jvmArgs = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC", "-Dsun.net.httpserver.nodelay=true"));
         if (!viaAttach()) {
             jvmArgs.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "=" + agentOptions());
         }
