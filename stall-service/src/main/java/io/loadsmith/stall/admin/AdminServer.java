@@ -289,7 +289,12 @@ public final class AdminServer implements AutoCloseable {
             if (refusal.isPresent()) {
                 throw new AdminError(409, refusal.get());
             }
-            ArmResult result = controller.arm(plan);
+            ArmResult result;
+            try {
+                result = controller.arm(plan);
+            } catch (IllegalStateException e) {
+                throw new AdminError(409, "arming is refused: " + e.getMessage());
+            }
             sendJson(exchange, 200, out -> {
                 out.writeStringField("run_id", result.runId());
                 out.writeNumberField("armed_at_ns", result.armedAtNanos());
