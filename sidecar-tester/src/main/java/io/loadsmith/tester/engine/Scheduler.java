@@ -1,0 +1,19 @@
+package io.loadsmith.tester.engine;
+
+import io.loadsmith.stall.clock.Clock;
+
+/**
+ * The tester's clock and its only way to wait: {@link #nanoTime()} is now, {@link #at(long, Runnable)} runs
+ * a task once at (or just after) a moment. The engine is written against this seam only, so the same
+ * engine runs in real time ({@link SystemScheduler}) and in virtual time ({@link VirtualScheduler}), where
+ * time jumps from event to event and a 60-second run takes milliseconds.
+ *
+ * <p>Every task runs on the scheduler's single thread, one at a time, in the order of their moments
+ * (ties in the order they were added). {@code at} may be called from any thread of the real scheduler
+ * (transport threads post completions this way); the virtual one is single-threaded.
+ */
+public interface Scheduler extends Clock {
+
+    /** Runs task once, at or after nanos (on the scheduler's own thread for the real one). */
+    void at(long nanos, Runnable task);
+}

@@ -1,0 +1,196 @@
+package io.loadsmith.tester.record;
+
+import io.loadsmith.tester.transport.Outcome;
+
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * The per-request log of a run ({@code requests.bin}): every request as one fixed-size binary record,
+ * streamed to disk through a 64 KiB buffer, so a run's memory does not grow with its length.
+ *
+ * <p>Format (big-endian): a 32-byte header {@code "LSREQLOG"}, int version (1), int record size (37),
+ * long run start in nanoseconds, long reserved (0); then one 37-byte record per request: long intended,
+ * long sent (-1 if never sent), long end (-1 if never ended), int connection, int step, int status,
+ * byte outcome (the ordinal of {@link Outcome}). Records are in the order requests ended (or were dropped).
+ *
+ * <pre>{@code
+ * try (RequestLog.Reader records = RequestLog.read(dir.resolve("requests.bin"))) {
+ *     while (records.hasNext()) {
+ *         RequestRecord r = records.next();
+ *     }
+ * }
+ * }</pre>
+ */
+public final class RequestLog {
+
+    /** The file name in a run's folder. */
+    public static final String FILE_NAME = "requests.bin";
+    public static final int VERSION = 1;
+    public static final int HEADER_BYTES = 32;
+    public static final int RECORD_BYTES = 37;
+    private static final byte[] MAGIC = {'L', 'S', 'R', 'E', 'Q', 'L', 'O', 'G'};
+    private static final Outcome[] OUTCOMES = Outcome.values();
+
+    private RequestLog() {
+    }
+
+    /** Creates (or truncates) a log at file; {@code runStartNanos} goes into the header. */
+    public static Writer create(Path file, long runStartNanos) throws IOException {
+        return new Writer(file, runStartNanos);
+    }
+
+    /** Opens a log for reading; close the reader when done. */
+    public static Reader read(Path file) throws IOException {
+        return new Reader(file);
+    }
+
+    /** Appends records; single-threaded. */
+    public static final class Writer implements Closeable {
+        private final FileChannel channel;
+        private final ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024).order(ByteOrder.BIG_ENDIAN);
+        private long count;
+
+        private Writer(Path file, long runStartNanos) throws IOException {
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+            buffer.put(MAGIC).putInt(VERSION).putInt(RECORD_BYTES).putLong(runStartNanos).putLong(0);
+        }
+
+        /** Appends one record (no allocation). */
+        public void append(long intendedNanos, long sentNanos, long endNanos, int connection, int step,
+                           int status, Outcome outcome) {
+            if (buffer.remaining() < RECORD_BYTES) {
+                flushBuffer();
+            }
+            buffer.putLong(intendedNanos).putLong(sentNanos).putLong(endNanos)
+                    .putInt(connection).putInt(step).putInt(status).put((byte) outcome.ordinal());
+            count++;
+        }
+
+        public void append(RequestRecord r) {
+            append(r.intendedNanos(), r.sentNanos(), r.endNanos(), r.connection(), r.step(), r.status(), r.outcome());
+        }
+
+        /** Records appended so far. */
+        public long count() {
+            return count;
+        }
+
+        private void flushBuffer() {
+            buffer.flip();
+            try {
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write the request log", e);
+            }
+            buffer.clear();
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                flushBuffer();
+            } finally {
+                channel.close();
+            }
+        }
+    }
+
+    /** Iterates the records of a log, in file order. */
+    public static final class Reader implements Iterator<RequestRecord>, Closeable {
+        private final FileChannel channel;
+        private final ByteBuffer buffer = ByteBuffer.allocate(64 * 1024 - (64 * 1024) % RECORD_BYTES);
+        private final long runStartNanos;
+        private final long recordCount;
+        private long read;
+
+        private Reader(Path file) throws IOException {
+            channel = FileChannel.open(file, StandardOpenOption.READ);
+            try {
+                ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+                readFully(header);
+                header.flip();
+                byte[] magic = new byte[MAGIC.length];
+                header.get(magic);
+                if (!java.util.Arrays.equals(magic, MAGIC)) {
+                    throw new IOException(file + ": not a loadsmith request log (bad magic)");
+                }
+                int version = header.getInt();
+                int recordBytes = header.getInt();
+                if (version != VERSION || recordBytes != RECORD_BYTES) {
+                    throw new IOException(file + ": unsupported request log version " + version
+                            + " with records of " + recordBytes + " bytes");
+                }
+                runStartNanos = header.getLong();
+                recordCount = (channel.size() - HEADER_BYTES) / RECORD_BYTES;
+                buffer.flip();
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+                throw e;
+            }
+        }
+
+        private void readFully(ByteBuffer target) throws IOException {
+            while (target.hasRemaining()) {
+                if (channel.read(target) < 0) {
+                    throw new EOFException("request log ends early");
+                }
+            }
+        }
+
+        /** The run's start, in nanoseconds on the tester's clock, from the header. */
+        public long runStartNanos() {
+            return runStartNanos;
+        }
+
+        /** How many whole records the file holds. */
+        public long recordCount() {
+            return recordCount;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return read < recordCount;
+        }
+
+        @Override
+        public RequestRecord next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            if (buffer.remaining() < RECORD_BYTES) {
+                buffer.compact();
+                try {
+                    while (buffer.position() < RECORD_BYTES) {
+                        if (channel.read(buffer) < 0) {
+                            throw new EOFException("request log ends early");
+                        }
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                buffer.flip();
+            }
+            read++;
+            return new RequestRecord(buffer.getLong(), buffer.getLong(), buffer.getLong(),
+                    buffer.getInt(), buffer.getInt(), buffer.getInt(), OUTCOMES[buffer.get()]);
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+}

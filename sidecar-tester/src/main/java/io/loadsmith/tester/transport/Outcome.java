@@ -1,0 +1,21 @@
+package io.loadsmith.tester.transport;
+
+/** How one request ended. Everything but {@link #OK} counts as an error, except {@link #CANCELLED} (dropped). */
+public enum Outcome {
+    /** A response arrived and passed its status and body checks. */
+    OK,
+    /** A response arrived with a status the check does not accept. */
+    HTTP_STATUS,
+    /** A response arrived and its {@link ResponseCheck} failed. */
+    CHECK_FAILED,
+    /** The connection was refused (nothing listening). */
+    REFUSED,
+    /** The connection was reset or closed before the response ended. */
+    RESET,
+    /** The transport's own timeout fired. */
+    TIMEOUT,
+    /** {@link Transport#cancelAll()} ended it; the engine counts it as dropped. */
+    CANCELLED,
+    /** Anything else; the detail says what. */
+    OTHER
+}

@@ -1,0 +1,32 @@
+package io.loadsmith.tester.transport;
+
+import java.net.URI;
+import java.util.Map;
+
+/**
+ * One request to send.
+ *
+ * @param method     HTTP method, e.g. {@code GET}
+ * @param uri        absolute URI
+ * @param headers    extra headers (never null; may be empty)
+ * @param body       request body, or null for none
+ * @param check      what a good response looks like, or null for "any response with status below 400"
+ * @param connection the tester's connection number (closed and paced: 0..N-1), or -1 when the request has
+ *                   no connection of its own (open)
+ * @param step       the step id the {@code RequestSource} gave this request (0 for a plain GET); results are
+ *                   kept per step id
+ */
+public record RequestSpec(String method, URI uri, Map<String, String> headers,
+                          byte[] body, ResponseCheck check, int connection, int step) {
+
+    /** A plain GET of uri, no headers, no body, no check. */
+    public static RequestSpec get(URI uri, int connection, int step) {
+        return new RequestSpec("GET", uri, Map.of(), null, null, connection, step);
+    }
+
+    /** The same request on another connection. */
+    public RequestSpec onConnection(int newConnection) {
+        return newConnection == connection ? this
+                : new RequestSpec(method, uri, headers, body, check, newConnection, step);
+    }
+}
