@@ -1,0 +1,229 @@
+package io.loadsmith.tester.scenario;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+
+/**
+ * One node of a scenario file with its dotted key ({@code load.stages[1].target}), read through typed
+ * accessors that fail with a {@link ScenarioException} naming file, line and key.
+ */
+final class Field {
+
+    private final Node node;
+    private final String key;
+    private final String fileLabel;
+
+    Field(Node node, String key, String fileLabel) {
+        this.node = node;
+        this.key = key;
+        this.fileLabel = fileLabel;
+    }
+
+    String key() {
+        return key;
+    }
+
+    Node node() {
+        return node;
+    }
+
+    /** "file:line" of this node ("--set key=value" for an override). */
+    String where() {
+        return where(node.getStartMark());
+    }
+
+    String where(Optional<Mark> mark) {
+        if (mark.isEmpty()) {
+            return fileLabel;
+        }
+        String name = mark.get().getName();
+        if (name != null && name.startsWith("--set ")) {
+            return name;
+        }
+        return fileLabel + ":" + (mark.get().getLine() + 1);
+    }
+
+    ScenarioException error(String message) {
+        return new ScenarioException(where() + ": " + key + " " + message);
+    }
+
+    boolean isMapping() {
+        return node instanceof MappingNode;
+    }
+
+    boolean isSequence() {
+        return node instanceof SequenceNode;
+    }
+
+    boolean isScalar() {
+        return node instanceof ScalarNode;
+    }
+
+    boolean isNull() {
+        return node instanceof ScalarNode s && isNullText(s.getValue()) && s.isPlain();
+    }
+
+    private static boolean isNullText(String text) {
+        return text.isEmpty() || text.equals("~") || text.equals("null") || text.equals("Null") || text.equals("NULL");
+    }
+
+    /** The mapping's entries, checked against the allowed keys (unknown and repeated keys are errors). */
+    Map<String, Field> mapping(Set<String> allowed) {
+        if (!(node instanceof MappingNode m)) {
+            throw error("must be a mapping of " + String.join(", ", allowed) + " (got " + describe() + ")");
+        }
+        Map<String, Field> fields = new LinkedHashMap<>();
+        for (NodeTuple tuple : m.getValue()) {
+            Node keyNode = tuple.getKeyNode();
+            String name = keyNode instanceof ScalarNode s ? s.getValue() : String.valueOf(keyNode);
+            String childKey = key.isEmpty() ? name : key + "." + name;
+            if (!allowed.contains(name)) {
+                String hint = Suggest.nearest(name, allowed)
+                        .map(s -> " (did you mean " + s + "?)")
+                        .orElse(" (known keys: " + String.join(", ", allowed) + ")");
+                throw new ScenarioException(where(keyNode.getStartMark()) + ": " + childKey + " is not a known key" + hint);
+            }
+            if (fields.containsKey(name)) {
+                throw new ScenarioException(where(keyNode.getStartMark()) + ": " + childKey + " is given twice");
+            }
+            fields.put(name, new Field(tuple.getValueNode(), childKey, fileLabel));
+        }
+        return fields;
+    }
+
+    /** The mapping's entries with free-form keys (headers, json checks). */
+    Map<String, Field> freeMapping(String expected) {
+        if (!(node instanceof MappingNode m)) {
+            throw error("must be a mapping of " + expected + " (got " + describe() + ")");
+        }
+        Map<String, Field> fields = new LinkedHashMap<>();
+        for (NodeTuple tuple : m.getValue()) {
+            Node keyNode = tuple.getKeyNode();
+            if (!(keyNode instanceof ScalarNode s)) {
+                throw new ScenarioException(where(keyNode.getStartMark()) + ": " + key + " keys must be plain text");
+            }
+            String childKey = key + "." + s.getValue();
+            if (fields.containsKey(s.getValue())) {
+                throw new ScenarioException(where(keyNode.getStartMark()) + ": " + childKey + " is given twice");
+            }
+            fields.put(s.getValue(), new Field(tuple.getValueNode(), childKey, fileLabel));
+        }
+        return fields;
+    }
+
+    List<Field> sequence(String expected) {
+        if (!(node instanceof SequenceNode seq)) {
+            throw error("must be a list of " + expected + " (got " + describe() + ")");
+        }
+        List<Field> items = new ArrayList<>();
+        for (int i = 0; i < seq.getValue().size(); i++) {
+            items.add(new Field(seq.getValue().get(i), key + "[" + i + "]", fileLabel));
+        }
+        return items;
+    }
+
+    String text() {
+        if (!(node instanceof ScalarNode s)) {
+            throw error("must be a single value (got " + describe() + ")");
+        }
+        return s.getValue();
+    }
+
+    /** A non-empty text. */
+    String string() {
+        String value = text();
+        if (value.isBlank()) {
+            throw error("must not be empty");
+        }
+        return value;
+    }
+
+    long integer(long min, long max) {
+        String value = text().trim().replace("_", "");
+        long parsed;
+        try {
+            parsed = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw error("must be a whole number (got " + quote(text()) + ")");
+        }
+        if (parsed < min) {
+            throw error("must be >= " + min + " (got " + parsed + ")");
+        }
+        if (parsed > max) {
+            throw error("must be <= " + max + " (got " + parsed + ")");
+        }
+        return parsed;
+    }
+
+    /** A finite number; {@code exclusiveMin} true means it must be strictly above {@code min}. */
+    double number(double min, boolean exclusiveMin) {
+        String value = text().trim().replace("_", "");
+        double parsed;
+        try {
+            parsed = Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw error("must be a number (got " + quote(text()) + ")");
+        }
+        if (!Double.isFinite(parsed) || value.endsWith("d") || value.endsWith("f") || value.endsWith("D") || value.endsWith("F")) {
+            throw error("must be a number (got " + quote(text()) + ")");
+        }
+        if (exclusiveMin ? parsed <= min : parsed < min) {
+            throw error("must be " + (exclusiveMin ? "> " : ">= ") + Durations.plain(min) + " (got " + Durations.plain(parsed) + ")");
+        }
+        return parsed;
+    }
+
+    /** A duration with a unit ({@code 250ms}, {@code 1.5s}); {@code 0} alone is accepted. */
+    long duration(long minNanos, boolean exclusiveMin) {
+        String value = text();
+        long nanos;
+        try {
+            nanos = Durations.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
+        if (exclusiveMin ? nanos <= minNanos : nanos < minNanos) {
+            throw error("must be " + (exclusiveMin ? "> " : ">= ") + Durations.format(minNanos) + " (got " + value.trim() + ")");
+        }
+        return nanos;
+    }
+
+    <E extends Enum<E>> E choice(Class<E> type) {
+        String value = text().trim();
+        List<String> names = new ArrayList<>();
+        for (E constant : type.getEnumConstants()) {
+            String name = constant.name().toLowerCase(Locale.ROOT);
+            names.add(name);
+            if (name.equals(value)) {
+                return constant;
+            }
+        }
+        String hint = Suggest.nearest(value, names).map(s -> "; did you mean " + s + "?").orElse("");
+        throw error("must be one of " + String.join(", ", names) + " (got " + quote(value) + hint + ")");
+    }
+
+    String describe() {
+        if (node instanceof MappingNode) {
+            return "a mapping";
+        }
+        if (node instanceof SequenceNode) {
+            return "a list";
+        }
+        return quote(((ScalarNode) node).getValue());
+    }
+
+    static String quote(String text) {
+        return "\"" + text + "\"";
+    }
+}

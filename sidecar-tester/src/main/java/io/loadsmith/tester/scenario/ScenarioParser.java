@@ -1,0 +1,605 @@
+package io.loadsmith.tester.scenario;
+
+import io.loadsmith.stall.plan.StallKind;
+import io.loadsmith.tester.scenario.Scenario.AgentStalls;
+import io.loadsmith.tester.scenario.Scenario.Arrivals;
+import io.loadsmith.tester.scenario.Scenario.Check;
+import io.loadsmith.tester.scenario.Scenario.Distribution;
+import io.loadsmith.tester.scenario.Scenario.Journey;
+import io.loadsmith.tester.scenario.Scenario.Load;
+import io.loadsmith.tester.scenario.Scenario.Model;
+import io.loadsmith.tester.scenario.Scenario.OnLate;
+import io.loadsmith.tester.scenario.Scenario.SeededStalls;
+import io.loadsmith.tester.scenario.Scenario.ServiceTime;
+import io.loadsmith.tester.scenario.Scenario.Simulation;
+import io.loadsmith.tester.scenario.Scenario.Stage;
+import io.loadsmith.tester.scenario.Scenario.StallWindow;
+import io.loadsmith.tester.scenario.Scenario.Step;
+import io.loadsmith.tester.scenario.Scenario.Target;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.common.FlowStyle;
+import org.snakeyaml.engine.v2.common.ScalarStyle;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+import org.snakeyaml.engine.v2.nodes.Tag;
+
+/**
+ * Reads scenario files (docs/scenarios.md) with SnakeYAML Engine's node API, so that every error names
+ * the file, the line and the key: {@code score.yaml:12: load.rate must be > 0 (got -5)}.
+ *
+ * <pre>{@code
+ * Scenario s = ScenarioParser.parse(Path.of("score.yaml"), List.of("load.rate=800"));
+ * }</pre>
+ */
+public final class ScenarioParser {
+
+    /** Open testers' connection pool when neither connections nor max_concurrency is given. */
+    public static final int DEFAULT_OPEN_CONNECTIONS = 512;
+    public static final long DEFAULT_GRACE_NANOS = 10_000_000_000L;
+    public static final long DEFAULT_SEED = 1;
+    public static final long DEFAULT_MEAN_INTERVAL_NANOS = 4_000_000_000L;
+    public static final long DEFAULT_STALL_NANOS = 100_000_000L;
+    public static final long DEFAULT_MIN_GAP_NANOS = 500_000_000L;
+    static final int MAX_CONNECTIONS = 100_000;
+    static final double MAX_RATE = 1_000_000;
+
+    private static final Set<String> ROOT = keys("name", "target", "stalls", "load", "objective", "journeys", "slos");
+    private static final Set<String> TARGET = keys("url", "simulate");
+    private static final Set<String> SIMULATE = keys("servers", "service_time", "stalls");
+    private static final Set<String> SERVICE_TIME = keys("distribution", "mean", "min", "max");
+    private static final Set<String> WINDOW = keys("at", "duration");
+    private static final Set<String> PLAN = keys("seed", "mean_interval", "duration", "min_gap", "kind");
+    private static final Set<String> AGENT = keys("admin", "token_file", "seed", "mean_interval", "duration",
+            "min_gap", "kind");
+    private static final Set<String> LOAD = keys("model", "arrivals", "rate", "stages", "connections", "pace",
+            "on_late", "duration", "warmup", "max_concurrency", "grace", "seed");
+    private static final Set<String> STAGE = keys("duration", "target");
+    private static final Set<String> JOURNEY = keys("name", "weight", "data", "steps");
+    private static final Set<String> STEP = keys("name", "request", "headers", "body", "check", "think");
+    private static final Set<String> CHECK = keys("status", "json", "body_contains");
+    private static final Set<String> METHODS = keys("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS");
+    private static final Pattern REQUEST = Pattern.compile("\\s*(\\S+)\\s+(\\S.*?)\\s*");
+    private static final Pattern SET = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*(?:\\[[0-9]+\\])?(?:\\.[A-Za-z_][A-Za-z0-9_]*(?:\\[[0-9]+\\])?)*)=(.*)",
+            Pattern.DOTALL);
+
+    private final String label;
+    private final Path baseDir;
+
+    private ScenarioParser(String label, Path baseDir) {
+        this.label = label;
+        this.baseDir = baseDir;
+    }
+
+    /**
+     * Reads, overrides and validates a scenario file.
+     *
+     * @param overrides {@code key=value} texts as given to {@code --set}, applied in order
+     * @throws ScenarioException naming file, line and key when anything is wrong
+     */
+    public static Scenario parse(Path file, List<String> overrides) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new ScenarioException(file + ": no such file");
+        } catch (IOException e) {
+            throw new ScenarioException(file + ": cannot read it (" + e.getMessage() + ")", e);
+        }
+        Path absolute = file.toAbsolutePath().normalize();
+        Path dir = absolute.getParent() == null ? Path.of(".") : absolute.getParent();
+        String label = file.getFileName().toString();
+        String defaultName = label.replaceFirst("\\.(ya?ml)$", "");
+        return new ScenarioParser(label, dir).read(new String(bytes, StandardCharsets.UTF_8), sha256(bytes), file,
+                defaultName, overrides);
+    }
+
+    /** Parses scenario text; {@code label} names it in errors, {@code baseDir} resolves data files. */
+    public static Scenario parse(String text, String label, Path baseDir, List<String> overrides) {
+        return new ScenarioParser(label, baseDir).read(text, sha256(text.getBytes(StandardCharsets.UTF_8)),
+                baseDir.resolve(label), label.replaceFirst("\\.(ya?ml)$", ""), overrides);
+    }
+
+    private Scenario read(String text, String hash, Path file, String defaultName, List<String> overrides) {
+        Node root = compose(text, label).orElseThrow(() -> new ScenarioException(label + ": is empty"));
+        for (String override : overrides) {
+            applyOverride(root, override);
+        }
+        Map<String, Field> f = new Field(root, "", label).mapping(ROOT);
+        String name = f.containsKey("name") ? f.get("name").string().trim() : defaultName;
+        Field rootField = new Field(root, "", label);
+        Target target = target(required(f, "target", rootField));
+        Load load = load(required(f, "load", rootField));
+        AgentStalls stalls = null;
+        if (f.containsKey("stalls")) {
+            if (target.simulated()) {
+                throw f.get("stalls").error("arms an agent, so it needs target.url; a simulation takes its stalls "
+                        + "under target.simulate.stalls");
+            }
+            stalls = agent(f.get("stalls"));
+        }
+        Long objective = f.containsKey("objective") ? f.get("objective").duration(0, true) : null;
+        List<Journey> journeys = f.containsKey("journeys") ? journeys(f.get("journeys")) : List.of();
+        List<Slo> slos = new ArrayList<>();
+        if (f.containsKey("slos")) {
+            for (Field item : f.get("slos").sequence("objectives like \"p99 < 500ms\"")) {
+                try {
+                    slos.add(Slo.parse(item.string()));
+                } catch (IllegalArgumentException e) {
+                    throw item.error(e.getMessage());
+                }
+            }
+        }
+        return new Scenario(name, file, hash, List.copyOf(overrides), target, stalls, load, objective,
+                List.copyOf(journeys), List.copyOf(slos));
+    }
+
+    private static Optional<Node> compose(String text, String name) {
+        LoadSettings settings = LoadSettings.builder().setLabel(name).setAllowDuplicateKeys(true).build();
+        try {
+            return new Compose(settings).composeString(text);
+        } catch (MarkedYamlEngineException e) {
+            String where = e.getProblemMark().map(m -> name.startsWith("--set ") ? name : name + ":" + (m.getLine() + 1))
+                    .orElse(name);
+            throw new ScenarioException(where + ": not valid YAML: " + e.getProblem(), e);
+        } catch (YamlEngineException e) {
+            throw new ScenarioException(name + ": not valid YAML: " + e.getMessage(), e);
+        }
+    }
+
+    // ---- --set key=value
+
+    private void applyOverride(Node root, String override) {
+        Matcher m = SET.matcher(override);
+        if (!m.matches()) {
+            throw new ScenarioException("--set " + override + ": write it as key=value, e.g. --set load.rate=800");
+        }
+        String key = m.group(1);
+        String source = "--set " + override;
+        Node value = compose(m.group(2), source)
+                .orElseGet(() -> new ScalarNode(Tag.NULL, true, "", ScalarStyle.PLAIN, markOf(source), markOf(source)));
+        String[] segments = key.split("\\.");
+        Node current = root;
+        StringBuilder path = new StringBuilder();
+        for (int i = 0; i < segments.length; i++) {
+            String segment = segments[i];
+            int index = -1;
+            int bracket = segment.indexOf('[');
+            if (bracket >= 0) {
+                index = Integer.parseInt(segment.substring(bracket + 1, segment.length() - 1));
+                segment = segment.substring(0, bracket);
+            }
+            path.append(path.length() == 0 ? "" : ".").append(segment);
+            if (!(current instanceof MappingNode mapping)) {
+                throw new ScenarioException(source + ": " + path + " cannot be set: its parent is not a mapping");
+            }
+            boolean last = i == segments.length - 1 && index < 0;
+            NodeTuple found = null;
+            for (NodeTuple tuple : mapping.getValue()) {
+                if (tuple.getKeyNode() instanceof ScalarNode s && s.getValue().equals(segment)) {
+                    found = tuple;
+                }
+            }
+            List<NodeTuple> tuples = new ArrayList<>(mapping.getValue());
+            ScalarNode keyNode = new ScalarNode(Tag.STR, true, segment, ScalarStyle.PLAIN, markOf(source), markOf(source));
+            if (last) {
+                if (found != null) {
+                    tuples.set(tuples.indexOf(found), new NodeTuple(found.getKeyNode(), value));
+                } else {
+                    tuples.add(new NodeTuple(keyNode, value));
+                }
+                mapping.setValue(tuples);
+                return;
+            }
+            Node next;
+            if (found == null) {
+                if (index >= 0) {
+                    throw new ScenarioException(source + ": " + path + " has no item " + index);
+                }
+                next = new MappingNode(Tag.MAP, true, new ArrayList<>(), FlowStyle.BLOCK, markOf(source), markOf(source));
+                tuples.add(new NodeTuple(keyNode, next));
+                mapping.setValue(tuples);
+            } else {
+                next = found.getValueNode();
+            }
+            if (index >= 0) {
+                if (!(next instanceof SequenceNode seq) || index >= seq.getValue().size()) {
+                    throw new ScenarioException(source + ": " + path + " has no item " + index);
+                }
+                path.append('[').append(index).append(']');
+                if (i == segments.length - 1) {
+                    seq.getValue().set(index, value);
+                    return;
+                }
+                next = seq.getValue().get(index);
+            }
+            current = next;
+        }
+    }
+
+    private static Optional<org.snakeyaml.engine.v2.exceptions.Mark> markOf(String source) {
+        return Optional.of(new org.snakeyaml.engine.v2.exceptions.Mark(source, 0, 0, 0, new int[0], 0));
+    }
+
+    // ---- sections
+
+    private Target target(Field field) {
+        Map<String, Field> f = field.mapping(TARGET);
+        if (f.containsKey("url") == f.containsKey("simulate")) {
+            throw field.error("needs exactly one of url (a real service) or simulate (a simulated one)");
+        }
+        if (f.containsKey("url")) {
+            return new Target(httpUrl(f.get("url")), null);
+        }
+        return new Target(null, simulation(f.get("simulate")));
+    }
+
+    private URI httpUrl(Field field) {
+        String text = field.string().trim();
+        URI uri;
+        try {
+            uri = new URI(text);
+        } catch (URISyntaxException e) {
+            throw field.error("is not a URL (" + e.getReason() + ": \"" + text + "\")");
+        }
+        if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
+                || uri.getHost() == null) {
+            throw field.error("must be an http:// or https:// URL with a host (got \"" + text + "\")");
+        }
+        return uri;
+    }
+
+    private Simulation simulation(Field field) {
+        Map<String, Field> f = field.mapping(SIMULATE);
+        int servers = f.containsKey("servers") ? (int) f.get("servers").integer(1, 10_000) : 1;
+        ServiceTime serviceTime = serviceTime(required(f, "service_time", field));
+        List<StallWindow> windows = List.of();
+        SeededStalls plan = null;
+        if (f.containsKey("stalls")) {
+            Field stalls = f.get("stalls");
+            if (stalls.isMapping()) {
+                plan = seededStalls(stalls, stalls.mapping(PLAN));
+            } else {
+                windows = windows(stalls);
+            }
+        }
+        return new Simulation(servers, serviceTime, windows, plan);
+    }
+
+    private ServiceTime serviceTime(Field field) {
+        if (field.isScalar()) {
+            return ServiceTime.constant(field.duration(0, false));
+        }
+        Map<String, Field> f = field.mapping(SERVICE_TIME);
+        Distribution distribution = f.containsKey("distribution") ? f.get("distribution").choice(Distribution.class)
+                : Distribution.CONSTANT;
+        if (distribution == Distribution.UNIFORM) {
+            for (String unused : List.of("mean")) {
+                if (f.containsKey(unused)) {
+                    throw f.get(unused).error("is not used by distribution uniform (give min and max)");
+                }
+            }
+            long min = required(f, "min", field).duration(0, false);
+            Field maxField = required(f, "max", field);
+            long max = maxField.duration(0, false);
+            if (max < min) {
+                throw maxField.error("must be >= min (" + Durations.format(min) + ")");
+            }
+            return new ServiceTime(distribution, (min + max) / 2, min, max);
+        }
+        for (String unused : List.of("min", "max")) {
+            if (f.containsKey(unused)) {
+                throw f.get(unused).error("is only for distribution uniform");
+            }
+        }
+        long mean = required(f, "mean", field).duration(0, distribution == Distribution.EXPONENTIAL);
+        return new ServiceTime(distribution, mean, distribution == Distribution.CONSTANT ? mean : 0,
+                distribution == Distribution.CONSTANT ? mean : Long.MAX_VALUE);
+    }
+
+    private List<StallWindow> windows(Field field) {
+        List<StallWindow> windows = new ArrayList<>();
+        long previousEnd = -1;
+        for (Field item : field.sequence("stall windows like {at: 20s, duration: 5s}")) {
+            Map<String, Field> f = item.mapping(WINDOW);
+            Field at = required(f, "at", item);
+            long atNanos = at.duration(0, false);
+            long duration = required(f, "duration", item).duration(0, true);
+            if (atNanos < previousEnd) {
+                throw at.error("overlaps the stall before it (which ends at " + Durations.format(previousEnd)
+                        + "); list stalls in order, apart");
+            }
+            previousEnd = atNanos + duration;
+            windows.add(new StallWindow(atNanos, duration));
+        }
+        return List.copyOf(windows);
+    }
+
+    private SeededStalls seededStalls(Field field, Map<String, Field> f) {
+        long seed = f.containsKey("seed") ? f.get("seed").integer(Long.MIN_VALUE, Long.MAX_VALUE) : DEFAULT_SEED;
+        long duration = f.containsKey("duration") ? f.get("duration").duration(0, true) : DEFAULT_STALL_NANOS;
+        long minGap = DEFAULT_MIN_GAP_NANOS;
+        if (f.containsKey("min_gap")) {
+            minGap = f.get("min_gap").duration(duration, false);
+        } else if (minGap < duration) {
+            throw field.error("needs min_gap >= duration (" + Durations.format(duration) + "); the default min_gap is "
+                    + Durations.format(DEFAULT_MIN_GAP_NANOS));
+        }
+        long meanInterval = DEFAULT_MEAN_INTERVAL_NANOS;
+        if (f.containsKey("mean_interval")) {
+            meanInterval = f.get("mean_interval").duration(minGap, false);
+        } else if (meanInterval < minGap) {
+            throw field.error("needs mean_interval >= min_gap (" + Durations.format(minGap)
+                    + "); the default mean_interval is " + Durations.format(DEFAULT_MEAN_INTERVAL_NANOS));
+        }
+        StallKind kind = StallKind.BLOCK;
+        if (f.containsKey("kind")) {
+            Field k = f.get("kind");
+            try {
+                kind = StallKind.fromWireName(k.text().trim());
+            } catch (RuntimeException e) {
+                throw k.error("must be one of block, spin (got \"" + k.text().trim() + "\")");
+            }
+        }
+        return new SeededStalls(seed, meanInterval, duration, minGap, kind);
+    }
+
+    private AgentStalls agent(Field field) {
+        Map<String, Field> f = field.mapping(AGENT);
+        URI admin = httpUrl(required(f, "admin", field));
+        Path tokenFile = null;
+        if (f.containsKey("token_file")) {
+            String text = f.get("token_file").string().trim();
+            if (text.startsWith("~/")) {
+                tokenFile = Path.of(System.getProperty("user.home")).resolve(text.substring(2));
+            } else {
+                tokenFile = baseDir.resolve(text).normalize();
+            }
+        }
+        Map<String, Field> plan = new LinkedHashMap<>(f);
+        plan.remove("admin");
+        plan.remove("token_file");
+        return new AgentStalls(admin, tokenFile, seededStalls(field, plan));
+    }
+
+    private Load load(Field field) {
+        Map<String, Field> f = field.mapping(LOAD);
+        Model model = f.containsKey("model") ? f.get("model").choice(Model.class) : Model.OPEN;
+        String modelName = model.name().toLowerCase();
+        for (String key : List.of("arrivals", "rate", "stages", "max_concurrency")) {
+            if (model != Model.OPEN && f.containsKey(key)) {
+                throw f.get(key).error("is only for model open (this is model " + modelName + ")");
+            }
+        }
+        for (String key : List.of("pace", "on_late")) {
+            if (model != Model.PACED && f.containsKey(key)) {
+                throw f.get(key).error("is only for model paced (this is model " + modelName + ")");
+            }
+        }
+        Arrivals arrivals = f.containsKey("arrivals") ? f.get("arrivals").choice(Arrivals.class) : Arrivals.POISSON;
+        double rate = 0;
+        List<Stage> stages = List.of();
+        long stagesNanos = 0;
+        if (model == Model.OPEN) {
+            if (f.containsKey("rate") && f.containsKey("stages")) {
+                throw f.get("stages").error("replaces load.rate; give one of rate and stages");
+            }
+            if (f.containsKey("rate")) {
+                rate = f.get("rate").number(0, true);
+                if (rate > MAX_RATE) {
+                    throw f.get("rate").error("must be <= " + (long) MAX_RATE + " (got " + Durations.plain(rate) + ")");
+                }
+            } else if (f.containsKey("stages")) {
+                List<Stage> list = new ArrayList<>();
+                for (Field item : f.get("stages").sequence("stages like {duration: 30s, target: 500}")) {
+                    Map<String, Field> s = item.mapping(STAGE);
+                    long d = required(s, "duration", item).duration(0, true);
+                    Field t = required(s, "target", item);
+                    double target = t.number(0, false);
+                    if (target > MAX_RATE) {
+                        throw t.error("must be <= " + (long) MAX_RATE + " (got " + Durations.plain(target) + ")");
+                    }
+                    list.add(new Stage(d, target));
+                    stagesNanos += d;
+                }
+                if (list.isEmpty()) {
+                    throw f.get("stages").error("must have at least one stage");
+                }
+                stages = List.copyOf(list);
+            } else {
+                throw field.error("needs rate (requests a second) or stages for model open");
+            }
+        }
+        int maxConcurrency = f.containsKey("max_concurrency") ? (int) f.get("max_concurrency").integer(1, MAX_CONNECTIONS)
+                : 0;
+        int connections;
+        if (f.containsKey("connections")) {
+            connections = (int) f.get("connections").integer(1, MAX_CONNECTIONS);
+        } else if (model == Model.OPEN) {
+            connections = maxConcurrency > 0 ? maxConcurrency : DEFAULT_OPEN_CONNECTIONS;
+        } else {
+            connections = 1;
+        }
+        long pace = model == Model.PACED ? required(f, "pace", field).duration(0, true) : 0;
+        OnLate onLate = f.containsKey("on_late") ? f.get("on_late").choice(OnLate.class) : OnLate.CATCH_UP;
+        long duration;
+        if (f.containsKey("duration")) {
+            duration = f.get("duration").duration(0, true);
+        } else if (!stages.isEmpty()) {
+            duration = stagesNanos;
+        } else {
+            throw field.error("needs duration (how long the counted run lasts, e.g. 30s)");
+        }
+        long warmupRequests = 0;
+        long warmupNanos = 0;
+        if (f.containsKey("warmup")) {
+            Field w = f.get("warmup");
+            String text = w.text().trim();
+            if (text.matches("-?[0-9_]+")) {
+                warmupRequests = w.integer(0, Long.MAX_VALUE);
+            } else {
+                warmupNanos = w.duration(0, false);
+            }
+        }
+        long grace = f.containsKey("grace") ? f.get("grace").duration(0, false) : DEFAULT_GRACE_NANOS;
+        long seed = f.containsKey("seed") ? f.get("seed").integer(Long.MIN_VALUE, Long.MAX_VALUE) : DEFAULT_SEED;
+        return new Load(model, arrivals, rate, stages, connections, pace, onLate, duration, warmupRequests,
+                warmupNanos, maxConcurrency, grace, seed);
+    }
+
+    private List<Journey> journeys(Field field) {
+        List<Field> items = field.sequence("journeys");
+        if (items.isEmpty()) {
+            throw field.error("must have at least one journey (or leave journeys out to GET target.url)");
+        }
+        List<Journey> journeys = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < items.size(); i++) {
+            Field item = items.get(i);
+            Map<String, Field> f = item.mapping(JOURNEY);
+            String name = f.containsKey("name") ? f.get("name").string().trim() : "journey" + (i + 1);
+            if (!names.add(name)) {
+                throw (f.containsKey("name") ? f.get("name") : item).error("repeats the journey name \"" + name + "\"");
+            }
+            double weight = f.containsKey("weight") ? f.get("weight").number(0, true) : 1;
+            DataTable data = null;
+            if (f.containsKey("data")) {
+                Field d = f.get("data");
+                Path path = baseDir.resolve(d.string().trim()).normalize();
+                try {
+                    data = DataTable.read(path);
+                } catch (NoSuchFileException e) {
+                    throw d.error("names a file that does not exist: " + path);
+                } catch (IOException e) {
+                    throw d.error("cannot be read: " + path + " (" + e.getMessage() + ")");
+                } catch (IllegalArgumentException e) {
+                    throw d.error(": " + path.getFileName() + " " + e.getMessage());
+                }
+            }
+            Field stepsField = required(f, "steps", item);
+            List<Step> steps = new ArrayList<>();
+            for (Field s : stepsField.sequence("steps like {request: GET /path}")) {
+                steps.add(step(s, data));
+            }
+            if (steps.isEmpty()) {
+                throw stepsField.error("must have at least one step");
+            }
+            journeys.add(new Journey(name, weight, data, List.copyOf(steps)));
+        }
+        return journeys;
+    }
+
+    private Step step(Field field, DataTable data) {
+        Map<String, Field> f = field.mapping(STEP);
+        Field request = required(f, "request", field);
+        Matcher m = REQUEST.matcher(request.text());
+        if (!m.matches()) {
+            throw request.error("must be \"METHOD /path\", e.g. \"GET /score/${customer_id}\" (got \""
+                    + request.text().trim() + "\")");
+        }
+        String method = m.group(1);
+        if (!METHODS.contains(method)) {
+            String hint = Suggest.nearest(method.toUpperCase(), METHODS).map(s -> "; did you mean " + s + "?").orElse("");
+            throw request.error("has an unknown method \"" + method + "\" (one of " + String.join(", ", METHODS) + hint
+                    + ")");
+        }
+        String pathText = m.group(2);
+        if (!(pathText.startsWith("/") || pathText.startsWith("http://") || pathText.startsWith("https://"))) {
+            throw request.error("needs a path starting with / (got \"" + pathText + "\")");
+        }
+        Template path = template(request, pathText, data);
+        Map<String, Template> headers = new LinkedHashMap<>();
+        if (f.containsKey("headers")) {
+            for (Map.Entry<String, Field> e : f.get("headers").freeMapping("header names to values").entrySet()) {
+                headers.put(e.getKey(), template(e.getValue(), e.getValue().text(), data));
+            }
+        }
+        Template body = f.containsKey("body") ? template(f.get("body"), f.get("body").text(), data) : null;
+        Check check = null;
+        if (f.containsKey("check")) {
+            Field c = f.get("check");
+            Map<String, Field> cf = c.mapping(CHECK);
+            Integer status = cf.containsKey("status") ? (int) cf.get("status").integer(100, 599) : null;
+            Map<String, Template> json = new LinkedHashMap<>();
+            if (cf.containsKey("json")) {
+                for (Map.Entry<String, Field> e : cf.get("json").freeMapping("JSON field paths to values").entrySet()) {
+                    json.put(e.getKey(), template(e.getValue(), e.getValue().text(), data));
+                }
+            }
+            Template contains = cf.containsKey("body_contains")
+                    ? template(cf.get("body_contains"), cf.get("body_contains").string(), data) : null;
+            check = new Check(status, Map.copyOf(json), contains);
+        }
+        long think = f.containsKey("think") ? f.get("think").duration(0, false) : 0;
+        String name = f.containsKey("name") ? f.get("name").string().trim() : method + " " + pathText;
+        return new Step(name, method, path, Map.copyOf(headers), body, check, think);
+    }
+
+    private Template template(Field field, String text, DataTable data) {
+        Template template;
+        try {
+            template = Template.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw field.error(e.getMessage());
+        }
+        for (String variable : template.variables()) {
+            if (data == null) {
+                throw field.error("uses ${" + variable + "} but the journey has no data file (add data: file.csv)");
+            }
+            if (!data.hasColumn(variable)) {
+                String hint = Suggest.nearest(variable, data.columns()).map(s -> "; did you mean " + s + "?").orElse("");
+                throw field.error("uses ${" + variable + "}, which is not a column of " + data.file().getFileName()
+                        + " (columns: " + String.join(", ", data.columns()) + hint + ")");
+            }
+        }
+        return template;
+    }
+
+    // ---- helpers
+
+    private static Field required(Map<String, Field> fields, String name, Field parent) {
+        Field field = fields.get(name);
+        if (field == null || field.isNull()) {
+            String key = parent.key().isEmpty() ? name : parent.key() + "." + name;
+            throw new ScenarioException(parent.where() + ": " + key + " is required");
+        }
+        return field;
+    }
+
+    private static Set<String> keys(String... names) {
+        return new LinkedHashSet<>(List.of(names));
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
