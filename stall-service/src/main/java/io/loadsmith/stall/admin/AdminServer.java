@@ -1,0 +1,605 @@
+package io.loadsmith.stall.admin;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.loadsmith.stall.control.ArmResult;
+import io.loadsmith.stall.control.StallController;
+import io.loadsmith.stall.control.StallPage;
+import io.loadsmith.stall.control.StallRecord;
+import io.loadsmith.stall.control.StallTotals;
+import io.loadsmith.stall.gate.StallGate;
+import io.loadsmith.stall.plan.PlannedStall;
+import io.loadsmith.stall.plan.StallPlan;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Array;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The admin API of a stall controller ({@code POST /arm}, {@code POST /disarm}, {@code GET /stalls},
+ * {@code GET /clock}, {@code GET /health}, {@code GET /metrics}), served by the JDK's own
+ * {@code com.sun.net.httpserver} on named daemon threads ({@code loadsmith-admin-N}) that every
+ * {@link StallGate} lets through. docs/admin-api.md describes every call.
+ *
+ * <p>Bound to 127.0.0.1 by default. When a token is configured every call needs
+ * {@code Authorization: Bearer TOKEN} (compared in constant time); binding to an address other than
+ * loopback without a token is refused at start. Bad input answers 4xx with {@code {"error": "..."}};
+ * the caps of {@link AdminConfig} cannot be raised through the API.
+ *
+ * <p>The JDK server delays small keep-alive responses by up to 40 ms unless
+ * {@code sun.net.httpserver.nodelay} is true (Nagle's algorithm against delayed ACKs), which would spoil
+ * the clock probe. {@link #start} sets that property to {@code true} when it is not set at all; it is
+ * read once, when the JDK server's configuration class loads, and then applies to every JDK HTTP server
+ * of the JVM. Pass {@code -Dsun.net.httpserver.nodelay=false} to keep Nagle on.
+ */
+public final class AdminServer implements AutoCloseable {
+
+    /** Prefix of the names of the admin server's threads. */
+    public static final String THREAD_NAME_PREFIX = "loadsmith-admin-";
+
+    private static final int WORKER_THREADS = 2;
+    private static final AtomicInteger THREAD_NUMBER = new AtomicInteger();
+    private static final String JSON_TYPE = "application/json";
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final InetSocketAddress address;
+
+    private AdminServer(HttpServer server, ExecutorService executor) {
+        this.server = server;
+        this.executor = executor;
+        this.address = server.getAddress();
+    }
+
+    /**
+     * Binds and starts the admin server of {@code controller}.
+     *
+     * @throws IllegalArgumentException if the configuration is refused (a non-loopback address without a
+     *                                  token, an unreadable or empty token file, an unknown host)
+     * @throws UncheckedIOException     if the address cannot be bound
+     */
+    public static AdminServer start(AdminConfig config, StallController controller) {
+        byte[] tokenHash = tokenHash(config);
+        InetAddress host = resolve(config.host());
+        if (tokenHash == null && !host.isLoopbackAddress()) {
+            throw new IllegalArgumentException("admin: binding to " + config.host() + " (not loopback) needs a token "
+                    + "(token or tokenFile): the stall API will not be served unauthenticated beyond this host");
+        }
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(WORKER_THREADS, WORKER_THREADS, 0, TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(), AdminServer::newThread);
+        HttpServer server;
+        try {
+            server = HttpServer.create(new InetSocketAddress(host, config.port()), 64);
+        } catch (IOException e) {
+            executor.shutdownNow();
+            throw new UncheckedIOException("admin: cannot listen on " + config.host() + ":" + config.port()
+                    + ": " + e.getMessage(), e);
+        }
+        server.setExecutor(executor);
+        server.createContext("/", new Handler(config, controller, tokenHash)::handle);
+        startOnDaemonThread(server);
+        return new AdminServer(server, executor);
+    }
+
+    /** The address the server listens on (with the real port when 0 was asked for). */
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** Stops listening and stops the server's threads. Idempotent. */
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    private static Thread newThread(Runnable task) {
+        Thread thread = new Thread(() -> {
+            StallGate.exemptCurrentThread();
+            task.run();
+        }, THREAD_NAME_PREFIX + THREAD_NUMBER.incrementAndGet());
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /** The JDK server's dispatcher thread inherits daemon status from the thread that starts the server. */
+    private static void startOnDaemonThread(HttpServer server) {
+        Thread starter = newThread(server::start);
+        starter.start();
+        try {
+            starter.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            try {
+                starter.join();
+            } catch (InterruptedException again) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static InetAddress resolve(String host) {
+        try {
+            return InetAddress.getByName(host);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("admin: unknown host " + host + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static byte[] tokenHash(AdminConfig config) {
+        String token = config.token();
+        if (config.tokenFile() != null) {
+            if (token != null) {
+                throw new IllegalArgumentException("admin: give a token or a token file, not both");
+            }
+            try {
+                token = Files.readString(config.tokenFile(), StandardCharsets.UTF_8).strip();
+            } catch (IOException e) {
+                throw new IllegalArgumentException("tokenFile: cannot read " + config.tokenFile() + ": " + e, e);
+            }
+            if (token.isEmpty()) {
+                throw new IllegalArgumentException("tokenFile: " + config.tokenFile() + " is empty");
+            }
+        }
+        return token == null ? null : sha256(token);
+    }
+
+    static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    /** Answers every call; one instance per server, used by the worker threads concurrently. */
+    private static final class Handler {
+        private final AdminConfig config;
+        private final StallController controller;
+        private final byte[] tokenHash;
+        private final JsonFactory json = new JsonFactory();
+        private final ArmRequests armRequests;
+        private final long pid = ProcessHandle.current().pid();
+
+        Handler(AdminConfig config, StallController controller, byte[] tokenHash) {
+            this.config = config;
+            this.controller = controller;
+            this.tokenHash = tokenHash;
+            this.armRequests = new ArmRequests(json, config);
+        }
+
+        void handle(HttpExchange exchange) {
+            try (exchange) {
+                try {
+                    route(exchange);
+                } catch (AdminError e) {
+                    sendError(exchange, e.status(), e.getMessage());
+                } catch (IOException e) {
+                    // the client went away: nothing to answer
+                } catch (RuntimeException e) {
+                    sendError(exchange, 500, "internal error: " + e);
+                }
+            } catch (RuntimeException ignored) {
+                // never let anything escape into the JDK server's threads
+            }
+        }
+
+        private void route(HttpExchange exchange) throws IOException, AdminError {
+            authorize(exchange);
+            String path = exchange.getRequestURI().getRawPath();
+            String method = exchange.getRequestMethod();
+            switch (path) {
+                case "/arm" -> {
+                    allow(exchange, "POST");
+                    arm(exchange);
+                }
+                case "/disarm" -> {
+                    allow(exchange, "POST");
+                    disarm(exchange);
+                }
+                case "/stalls" -> {
+                    allow(exchange, "GET");
+                    stalls(exchange);
+                }
+                case "/clock" -> {
+                    allow(exchange, "GET");
+                    noQuery(exchange);
+                    clock(exchange);
+                }
+                case "/health" -> {
+                    allow(exchange, "GET");
+                    noQuery(exchange);
+                    health(exchange);
+                }
+                case "/metrics" -> {
+                    allow(exchange, "GET");
+                    noQuery(exchange);
+                    metrics(exchange);
+                }
+                default -> throw new AdminError(404, "no such endpoint: " + method + " " + path
+                        + " (the admin API has POST /arm, POST /disarm, GET /stalls, GET /clock, GET /health, GET /metrics)");
+            }
+        }
+
+        private void authorize(HttpExchange exchange) throws AdminError {
+            if (tokenHash == null) {
+                return;
+            }
+            String header = exchange.getRequestHeaders().getFirst("Authorization");
+            String given = header != null && header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip() : "";
+            if (!MessageDigest.isEqual(tokenHash, sha256(given))) {
+                exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"loadsmith\"");
+                throw new AdminError(401, header == null
+                        ? "missing token: send the header Authorization: Bearer TOKEN"
+                        : "wrong token");
+            }
+        }
+
+        private static void allow(HttpExchange exchange, String method) throws AdminError {
+            if (!exchange.getRequestMethod().equals(method)) {
+                exchange.getResponseHeaders().set("Allow", method);
+                throw new AdminError(405, "method " + exchange.getRequestMethod() + " not allowed on "
+                        + exchange.getRequestURI().getRawPath() + " (use " + method + ")");
+            }
+        }
+
+        private static void noQuery(HttpExchange exchange) throws AdminError {
+            String query = exchange.getRequestURI().getRawQuery();
+            if (query != null && !query.isEmpty()) {
+                throw AdminError.badRequest("query: " + exchange.getRequestURI().getRawPath() + " takes no parameters (got "
+                        + query + ")");
+            }
+        }
+
+        // ---- endpoints ----------------------------------------------------------------------------
+
+        private void arm(HttpExchange exchange) throws IOException, AdminError {
+            noQuery(exchange);
+            requireJson(exchange);
+            byte[] body = readBody(exchange);
+            StallPlan plan = armRequests.parse(body);
+            Optional<String> refusal = refusal();
+            if (refusal.isPresent()) {
+                throw new AdminError(409, refusal.get());
+            }
+            ArmResult result = controller.arm(plan);
+            sendJson(exchange, 200, out -> {
+                out.writeStringField("run_id", result.runId());
+                out.writeNumberField("armed_at_ns", result.armedAtNanos());
+                out.writeStringField("kind", plan.kind().wireName());
+                out.writeNumberField("horizon_ns", plan.horizonNanos());
+                out.writeArrayFieldStart("stalls");
+                for (PlannedStall stall : result.stalls()) {
+                    out.writeStartObject();
+                    out.writeNumberField("index", stall.index());
+                    out.writeNumberField("offset_ns", stall.offsetNanos());
+                    out.writeNumberField("planned_start_ns", result.armedAtNanos() + stall.offsetNanos());
+                    out.writeNumberField("duration_ns", stall.durationNanos());
+                    out.writeEndObject();
+                }
+                out.writeEndArray();
+            });
+        }
+
+        private Optional<String> refusal() {
+            try {
+                Optional<String> reason = config.armRefusal().get();
+                return reason == null ? Optional.empty() : reason.filter(text -> !text.isBlank());
+            } catch (RuntimeException e) {
+                return Optional.of("arming is refused: the service's arm check failed (" + e + ")");
+            }
+        }
+
+        private void disarm(HttpExchange exchange) throws IOException, AdminError {
+            noQuery(exchange);
+            byte[] body = readBody(exchange);
+            if (!new String(body, StandardCharsets.UTF_8).isBlank()) {
+                requireJson(exchange);
+                if (!new String(body, StandardCharsets.UTF_8).replaceAll("\\s", "").equals("{}")) {
+                    throw AdminError.badRequest("body: /disarm takes no fields (send nothing or {})");
+                }
+            }
+            String runId = controller.armed() ? controller.lastRunId() : null;
+            List<StallRecord> stalls = controller.disarm();
+            sendJson(exchange, 200, out -> {
+                out.writeBooleanField("disarmed", runId != null);
+                writeNullableString(out, "run_id", runId);
+                out.writeArrayFieldStart("stalls");
+                for (StallRecord stall : stalls) {
+                    writeRecord(out, stall);
+                }
+                out.writeEndArray();
+            });
+        }
+
+        private void stalls(HttpExchange exchange) throws IOException, AdminError {
+            String runId = null;
+            long sinceIndex = 0;
+            for (Map.Entry<String, String> parameter : query(exchange).entrySet()) {
+                switch (parameter.getKey()) {
+                    case "run_id" -> runId = parameter.getValue();
+                    case "since_index" -> sinceIndex = nonNegativeLong("since_index", parameter.getValue());
+                    default -> throw AdminError.badRequest(parameter.getKey()
+                            + ": unknown parameter (GET /stalls takes run_id, since_index)");
+                }
+            }
+            StallPage page = controller.stalls(runId, sinceIndex);
+            String requestedRun = runId;
+            boolean armed = controller.armed();
+            String lastRunId = controller.lastRunId();
+            sendJson(exchange, 200, out -> {
+                writeNullableString(out, "run_id", requestedRun);
+                writeNullableString(out, "last_run_id", lastRunId);
+                out.writeBooleanField("armed", armed);
+                out.writeNumberField("next_index", page.nextIndex());
+                out.writeBooleanField("more", page.more());
+                out.writeNumberField("dropped", page.dropped());
+                out.writeArrayFieldStart("stalls");
+                for (StallRecord stall : page.stalls()) {
+                    writeRecord(out, stall);
+                }
+                out.writeEndArray();
+            });
+        }
+
+        private void clock(HttpExchange exchange) throws IOException {
+            Instant wall = Instant.now();
+            long nowNanos = controller.clock().nanoTime();
+            sendJson(exchange, 200, out -> {
+                out.writeNumberField("now_ns", nowNanos);
+                out.writeNumberField("wall_time_ms", wall.toEpochMilli());
+                out.writeStringField("wall_time", wall.toString());
+                out.writeNumberField("pid", pid);
+            });
+        }
+
+        private void health(HttpExchange exchange) throws IOException {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("status", "ok");
+            fields.put("version", config.version());
+            fields.put("armed", controller.armed());
+            fields.put("last_run_id", controller.lastRunId());
+            fields.put("pid", pid);
+            try {
+                Map<String, Object> details = config.healthDetails().get();
+                if (details != null) {
+                    details.forEach(fields::putIfAbsent);
+                }
+            } catch (RuntimeException e) {
+                fields.put("details_error", e.toString());
+            }
+            sendJson(exchange, 200, out -> {
+                for (Map.Entry<String, Object> field : fields.entrySet()) {
+                    out.writeFieldName(field.getKey());
+                    writeValue(out, field.getValue(), 0);
+                }
+            });
+        }
+
+        private void metrics(HttpExchange exchange) throws IOException {
+            StallTotals totals = controller.totals();
+            StringBuilder text = new StringBuilder(1024);
+            metric(text, "loadsmith_stalls_total", "counter", "Stall windows that have ended.", Long.toString(totals.stalls()));
+            metric(text, "loadsmith_stalled_seconds_total", "counter", "Time spent in stall windows, in seconds.",
+                    Double.toString(totals.stalledNanos() / 1e9));
+            metric(text, "loadsmith_held_requests_total", "counter", "Requests the gate held in a stall window.",
+                    Long.toString(totals.held()));
+            metric(text, "loadsmith_stall_records_dropped_total", "counter",
+                    "Stall records dropped to keep memory bounded (the totals above still count them).",
+                    Long.toString(totals.droppedRecords()));
+            metric(text, "loadsmith_armed", "gauge", "1 while a stall plan is armed, else 0.",
+                    controller.armed() ? "1" : "0");
+            send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", text.toString().getBytes(StandardCharsets.UTF_8));
+        }
+
+        private static void metric(StringBuilder text, String name, String type, String help, String value) {
+            text.append("# HELP ").append(name).append(' ').append(help).append('\n');
+            text.append("# TYPE ").append(name).append(' ').append(type).append('\n');
+            text.append(name).append(' ').append(value).append('\n');
+        }
+
+        // ---- input --------------------------------------------------------------------------------
+
+        private static void requireJson(HttpExchange exchange) throws AdminError {
+            String type = exchange.getRequestHeaders().getFirst("Content-Type");
+            String mediaType = type == null ? "" : type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+            if (!mediaType.equals(JSON_TYPE)) {
+                throw new AdminError(415, "Content-Type: must be " + JSON_TYPE + " (got "
+                        + (type == null ? "none" : type) + ")");
+            }
+        }
+
+        private byte[] readBody(HttpExchange exchange) throws IOException, AdminError {
+            int max = config.maxBodyBytes();
+            String length = exchange.getRequestHeaders().getFirst("Content-Length");
+            if (length != null) {
+                long declared;
+                try {
+                    declared = Long.parseLong(length.strip());
+                } catch (NumberFormatException e) {
+                    throw AdminError.badRequest("Content-Length: not a number (" + length + ")");
+                }
+                if (declared > max) {
+                    throw new AdminError(413, "body: " + declared + " bytes is over the limit of " + max + " bytes");
+                }
+            }
+            InputStream in = exchange.getRequestBody();
+            byte[] buffer = new byte[Math.min(max + 1, 8192)];
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            int read;
+            while ((read = in.read(buffer)) >= 0) {
+                body.write(buffer, 0, read);
+                if (body.size() > max) {
+                    throw new AdminError(413, "body: over the limit of " + max + " bytes");
+                }
+            }
+            return body.toByteArray();
+        }
+
+        private static Map<String, String> query(HttpExchange exchange) throws AdminError {
+            String raw = exchange.getRequestURI().getRawQuery();
+            Map<String, String> parameters = new LinkedHashMap<>();
+            if (raw == null || raw.isEmpty()) {
+                return parameters;
+            }
+            for (String pair : raw.split("&")) {
+                if (pair.isEmpty()) {
+                    continue;
+                }
+                int equals = pair.indexOf('=');
+                String name = decode(equals < 0 ? pair : pair.substring(0, equals));
+                String value = equals < 0 ? "" : decode(pair.substring(equals + 1));
+                if (parameters.put(name, value) != null) {
+                    throw AdminError.badRequest(name + ": given twice");
+                }
+            }
+            return parameters;
+        }
+
+        private static String decode(String text) throws AdminError {
+            try {
+                return URLDecoder.decode(text, StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                throw AdminError.badRequest("query: cannot decode " + text + " (" + e.getMessage() + ")");
+            }
+        }
+
+        private static long nonNegativeLong(String name, String value) throws AdminError {
+            try {
+                long parsed = Long.parseLong(value);
+                if (parsed >= 0) {
+                    return parsed;
+                }
+            } catch (NumberFormatException ignored) {
+                // answered below
+            }
+            throw AdminError.badRequest(name + ": must be an integer >= 0 (got " + value + ")");
+        }
+
+        // ---- output -------------------------------------------------------------------------------
+
+        private interface Fields {
+            void write(JsonGenerator out) throws IOException;
+        }
+
+        private void sendJson(HttpExchange exchange, int status, Fields fields) throws IOException {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+            try (JsonGenerator out = json.createGenerator(bytes)) {
+                out.writeStartObject();
+                fields.write(out);
+                out.writeEndObject();
+            }
+            bytes.write('\n');
+            send(exchange, status, JSON_TYPE, bytes.toByteArray());
+        }
+
+        private void sendError(HttpExchange exchange, int status, String message) {
+            try {
+                sendJson(exchange, status, out -> out.writeStringField("error", message));
+            } catch (IOException | RuntimeException ignored) {
+                // the client went away, or the response was already started
+            }
+        }
+
+        private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
+            Headers headers = exchange.getResponseHeaders();
+            headers.set("Content-Type", type);
+            headers.set("Cache-Control", "no-store");
+            exchange.sendResponseHeaders(status, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+
+        private static void writeRecord(JsonGenerator out, StallRecord stall) throws IOException {
+            out.writeStartObject();
+            out.writeNumberField("index", stall.index());
+            out.writeStringField("run_id", stall.runId());
+            out.writeNumberField("planned_start_ns", stall.plannedStartNanos());
+            out.writeNumberField("start_ns", stall.startNanos());
+            out.writeNumberField("end_ns", stall.endNanos());
+            out.writeNumberField("held", stall.held());
+            out.writeStringField("kind", stall.kind().wireName());
+            out.writeEndObject();
+        }
+
+        private static void writeNullableString(JsonGenerator out, String name, String value) throws IOException {
+            if (value == null) {
+                out.writeNullField(name);
+            } else {
+                out.writeStringField(name, value);
+            }
+        }
+
+        private static void writeValue(JsonGenerator out, Object value, int depth) throws IOException {
+            if (depth > 16) {
+                out.writeString(String.valueOf(value));
+            } else if (value == null) {
+                out.writeNull();
+            } else if (value instanceof String text) {
+                out.writeString(text);
+            } else if (value instanceof Boolean flag) {
+                out.writeBoolean(flag);
+            } else if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+                out.writeNumber(((Number) value).longValue());
+            } else if (value instanceof Double || value instanceof Float) {
+                double number = ((Number) value).doubleValue();
+                if (Double.isFinite(number)) {
+                    out.writeNumber(number);
+                } else {
+                    out.writeString(Double.toString(number));
+                }
+            } else if (value instanceof Number number) {
+                out.writeNumber(number.toString());
+            } else if (value instanceof Map<?, ?> map) {
+                out.writeStartObject();
+                for (Map.Entry<?, ?> entry : map.entrySet()) {
+                    out.writeFieldName(String.valueOf(entry.getKey()));
+                    writeValue(out, entry.getValue(), depth + 1);
+                }
+                out.writeEndObject();
+            } else if (value instanceof Iterable<?> items) {
+                out.writeStartArray();
+                for (Object item : items) {
+                    writeValue(out, item, depth + 1);
+                }
+                out.writeEndArray();
+            } else if (value.getClass().isArray()) {
+                out.writeStartArray();
+                for (int i = 0; i < Array.getLength(value); i++) {
+                    writeValue(out, Array.get(value, i), depth + 1);
+                }
+                out.writeEndArray();
+            } else {
+                out.writeString(value.toString());
+            }
+        }
+    }
+}

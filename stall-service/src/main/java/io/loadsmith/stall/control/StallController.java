@@ -1,0 +1,343 @@
+package io.loadsmith.stall.control;
+
+import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.stall.clock.PreciseWait;
+import io.loadsmith.stall.gate.StallGate;
+import io.loadsmith.stall.gate.StallWindow;
+import io.loadsmith.stall.plan.PlannedStall;
+import io.loadsmith.stall.plan.StallKind;
+import io.loadsmith.stall.plan.StallPlan;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Opens and closes the stall windows of an armed {@link StallPlan} on a {@link StallGate}, on time, and
+ * records every window as it really happened.
+ *
+ * <p>A dedicated daemon thread ({@value #THREAD_NAME}, exempt from every gate) waits for each planned
+ * start with {@link PreciseWait} (park, then spin the last stretch, so a window opens microseconds after
+ * its planned start, not a millisecond), opens the window, waits for its end (planned duration after the
+ * real start) the same way, and closes it. With {@code burnCoreDuringSpin}, the thread busy-waits through
+ * a {@code spin} window, burning one core for it.
+ *
+ * <p>{@link #arm} replaces any plan from now (a window in progress ends at once); {@link #disarm} cancels
+ * it (likewise); an armed plan expires by itself at its horizon. The most recent {@value #MAX_RECORDS}
+ * windows are kept; older ones are dropped and counted ({@link StallPage#dropped()}), so memory stays
+ * bounded on a service armed for days.
+ *
+ * <p>Thread-safe. All times are nanoseconds on the given clock ({@code Clock.system()} in production).
+ */
+public final class StallController implements AutoCloseable {
+
+    /** Records kept; older ones are dropped and counted. */
+    public static final int MAX_RECORDS = 100_000;
+    /** Most records one {@link #stalls} call returns. */
+    public static final int PAGE_SIZE = 10_000;
+    /** Name of the controller's thread. */
+    public static final String THREAD_NAME = "loadsmith-stall-controller";
+
+    private static final AtomicLong RUN_SEQUENCE = new AtomicLong();
+
+    private final Clock clock;
+    private final StallGate gate;
+    private final boolean burnCoreDuringSpin;
+    private final Thread thread;
+
+    private final Object lock = new Object();
+    // guarded by lock
+    private Run run;
+    private Entry openEntry;
+    private String lastRunId;
+    private boolean closed;
+
+    // guarded by records (taken after lock, never before it)
+    private final ArrayDeque<Entry> records = new ArrayDeque<>();
+    private long dropped;
+    private long droppedHeld;
+    private long stallsTotal;
+    private long stalledNanosTotal;
+
+    /** A controller whose threads park during {@code spin} windows (only the held request threads spin). */
+    public StallController(Clock clock, StallGate gate) {
+        this(clock, gate, false);
+    }
+
+    /**
+     * @param burnCoreDuringSpin if true, the controller's own thread also busy-waits through every
+     *                           {@code spin} window (one more core burnt, like a co-located CPU hog)
+     */
+    public StallController(Clock clock, StallGate gate, boolean burnCoreDuringSpin) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.gate = Objects.requireNonNull(gate, "gate");
+        this.burnCoreDuringSpin = burnCoreDuringSpin;
+        this.thread = new Thread(this::loop, THREAD_NAME);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The clock every time of this controller is on. */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** The gate this controller opens windows on. */
+    public StallGate gate() {
+        return gate;
+    }
+
+    /**
+     * Arms {@code plan} from now, replacing any armed plan; a window in progress ends at once (and is
+     * recorded as ended now).
+     *
+     * @throws IllegalStateException if the controller is closed
+     */
+    public ArmResult arm(StallPlan plan) {
+        Objects.requireNonNull(plan, "plan");
+        ArmResult result;
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("the stall controller is closed");
+            }
+            endOpenWindow();
+            String runId = newRunId();
+            long armedAtNanos = clock.nanoTime();
+            run = new Run(runId, armedAtNanos, plan);
+            lastRunId = runId;
+            result = new ArmResult(runId, armedAtNanos, plan.stalls());
+        }
+        thread.interrupt();
+        return result;
+    }
+
+    /**
+     * Cancels the armed plan: no more windows open, and a window in progress ends now.
+     *
+     * @return the windows of the cancelled run so far, oldest first (empty if nothing was armed)
+     */
+    public List<StallRecord> disarm() {
+        String runId;
+        synchronized (lock) {
+            endOpenWindow();
+            runId = run == null ? null : run.id;
+            run = null;
+        }
+        thread.interrupt();
+        return runId == null ? List.of() : allOf(runId);
+    }
+
+    /** True while a plan is armed (from {@link #arm} until its horizon, a {@link #disarm} or a new arm). */
+    public boolean armed() {
+        synchronized (lock) {
+            return run != null && clock.nanoTime() - run.expiresAtNanos() < 0;
+        }
+    }
+
+    /** The id of the most recently armed run, or null if nothing was ever armed. */
+    public String lastRunId() {
+        synchronized (lock) {
+            return lastRunId;
+        }
+    }
+
+    /**
+     * The recorded windows that have ended, oldest first, at most {@link #PAGE_SIZE} of them.
+     *
+     * @param runIdOrNull only this run's windows, or every run's when null
+     * @param sinceIndex  only windows whose plan index is at least this (page through one run with
+     *                    {@link StallPage#nextIndex()})
+     */
+    public StallPage stalls(String runIdOrNull, long sinceIndex) {
+        List<Entry> matching = new ArrayList<>();
+        boolean more = false;
+        long droppedNow;
+        synchronized (records) {
+            droppedNow = dropped;
+            for (Entry entry : records) {
+                if ((runIdOrNull == null || runIdOrNull.equals(entry.runId)) && entry.index >= sinceIndex) {
+                    if (matching.size() == PAGE_SIZE) {
+                        more = true;
+                        break;
+                    }
+                    matching.add(entry);
+                }
+            }
+        }
+        List<StallRecord> page = new ArrayList<>(matching.size());
+        for (Entry entry : matching) {
+            page.add(entry.toRecord());
+        }
+        long nextIndex = page.isEmpty() ? sinceIndex : page.get(page.size() - 1).index() + 1;
+        return new StallPage(page, nextIndex, more, droppedNow);
+    }
+
+    /** Totals over every window that has ended since this controller was made. */
+    public StallTotals totals() {
+        synchronized (records) {
+            long held = droppedHeld;
+            for (Entry entry : records) {
+                held += entry.window.held();
+            }
+            return new StallTotals(stallsTotal, stalledNanosTotal, held, dropped);
+        }
+    }
+
+    /** Disarms (a window in progress ends now) and stops the controller's thread. Idempotent. */
+    @Override
+    public void close() {
+        synchronized (lock) {
+            endOpenWindow();
+            run = null;
+            closed = true;
+        }
+        thread.interrupt();
+    }
+
+    private List<StallRecord> allOf(String runId) {
+        List<StallRecord> all = new ArrayList<>();
+        long since = 0;
+        while (true) {
+            StallPage page = stalls(runId, since);
+            all.addAll(page.stalls());
+            if (!page.more()) {
+                return all;
+            }
+            since = page.nextIndex();
+        }
+    }
+
+    private static String newRunId() {
+        long random = ThreadLocalRandom.current().nextLong() >>> 16;
+        return String.format("%012x-%d", random, RUN_SEQUENCE.incrementAndGet());
+    }
+
+    // ---- the controller's thread ------------------------------------------------------------------
+
+    private enum Step { OPEN, CLOSE, EXPIRE }
+
+    private void loop() {
+        StallGate.exemptCurrentThread();
+        while (true) {
+            Thread.interrupted(); // a state change is re-read below
+            Run current;
+            Entry entry;
+            Step step;
+            long deadlineNanos;
+            synchronized (lock) {
+                if (closed) {
+                    return;
+                }
+                current = run;
+                entry = openEntry;
+                if (current == null) {
+                    step = null;
+                    deadlineNanos = 0;
+                } else if (entry != null) {
+                    step = Step.CLOSE;
+                    deadlineNanos = entry.window.endNanos();
+                } else if (current.next < current.plan.stalls().size()) {
+                    step = Step.OPEN;
+                    deadlineNanos = current.armedAtNanos + current.plan.stalls().get(current.next).offsetNanos();
+                } else {
+                    step = Step.EXPIRE;
+                    deadlineNanos = current.expiresAtNanos();
+                }
+            }
+            if (step == null) {
+                LockSupport.park(this);
+                continue;
+            }
+            boolean burn = step == Step.CLOSE && burnCoreDuringSpin && entry.kind == StallKind.SPIN;
+            if (!PreciseWait.until(clock, deadlineNanos, burn ? Long.MAX_VALUE : PreciseWait.DEFAULT_SPIN_NANOS)) {
+                continue;
+            }
+            synchronized (lock) {
+                if (closed || run != current || openEntry != entry) {
+                    continue; // armed, disarmed or closed meanwhile
+                }
+                switch (step) {
+                    case OPEN -> openNext(current, deadlineNanos);
+                    case CLOSE -> endOpenWindow();
+                    case EXPIRE -> run = null;
+                    default -> throw new AssertionError(step);
+                }
+            }
+        }
+    }
+
+    // guarded by lock
+    private void openNext(Run current, long plannedStartNanos) {
+        PlannedStall planned = current.plan.stalls().get(current.next);
+        current.next++;
+        long startNanos = clock.nanoTime();
+        StallKind kind = current.plan.kind();
+        StallWindow window = gate.open(clock, startNanos + planned.durationNanos(), kind);
+        openEntry = new Entry(planned.index(), plannedStartNanos, startNanos, window, kind, current.id);
+    }
+
+    // guarded by lock
+    private void endOpenWindow() {
+        Entry entry = openEntry;
+        if (entry == null) {
+            return;
+        }
+        openEntry = null;
+        entry.endNanos = clock.nanoTime();
+        entry.window.close();
+        synchronized (records) {
+            records.addLast(entry);
+            stallsTotal++;
+            stalledNanosTotal += entry.endNanos - entry.startNanos;
+            if (records.size() > MAX_RECORDS) {
+                Entry oldest = records.removeFirst();
+                dropped++;
+                droppedHeld += oldest.window.held();
+            }
+        }
+    }
+
+    private static final class Run {
+        final String id;
+        final long armedAtNanos;
+        final StallPlan plan;
+        int next; // guarded by lock
+
+        Run(String id, long armedAtNanos, StallPlan plan) {
+            this.id = id;
+            this.armedAtNanos = armedAtNanos;
+            this.plan = plan;
+        }
+
+        long expiresAtNanos() {
+            return armedAtNanos + plan.horizonNanos();
+        }
+    }
+
+    private static final class Entry {
+        final long index;
+        final long plannedStartNanos;
+        final long startNanos;
+        final StallWindow window;
+        final StallKind kind;
+        final String runId;
+        long endNanos; // set once, under lock, before the entry is published to records
+
+        Entry(long index, long plannedStartNanos, long startNanos, StallWindow window, StallKind kind, String runId) {
+            this.index = index;
+            this.plannedStartNanos = plannedStartNanos;
+            this.startNanos = startNanos;
+            this.window = window;
+            this.kind = kind;
+            this.runId = runId;
+        }
+
+        StallRecord toRecord() {
+            return new StallRecord(index, plannedStartNanos, startNanos, endNanos, window.held(), kind, runId);
+        }
+    }
+}

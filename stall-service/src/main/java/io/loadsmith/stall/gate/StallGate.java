@@ -1,0 +1,104 @@
+package io.loadsmith.stall.gate;
+
+import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.stall.plan.StallKind;
+
+/**
+ * Where a request is held: a request thread calls {@link #pass()} where a request enters the server and
+ * again before its response is committed. While no stall window is open, {@code pass()} costs one
+ * volatile read. While a window is open, a thread that enters waits until the window closes: parked
+ * (no CPU) for a {@link StallKind#BLOCK} window, busy-waiting for a {@link StallKind#SPIN} one.
+ *
+ * <p>Windows are opened and closed by the stall controller through {@link #open(Clock, long, StallKind)};
+ * at most one window is open at a time. A held thread is released when its window is closed (the
+ * controller closes it on time, or at once on disarm) or when the window's clock reaches its end,
+ * whichever comes first, so a thread is never released before the end of an undisturbed window and
+ * never kept after it by more than the scheduler's wake-up latency.
+ *
+ * <p>Threads marked with {@link #exemptCurrentThread()} (the admin server's own) are never held.
+ * {@code pass()} never throws; an interrupt that arrives while a thread is held does not release it
+ * early, and the thread's interrupt flag is set again when it leaves.
+ *
+ * <p>Thread-safe. {@link #global()} is the one gate of the JVM (the agent's advice calls it);
+ * {@code new StallGate()} makes an isolated one (tests, the Javalin plugin).
+ */
+public final class StallGate {
+
+    private static final StallGate GLOBAL = new StallGate();
+
+    private static final ThreadLocal<Boolean> EXEMPT = new ThreadLocal<>();
+
+    /** The open window, or null when idle: the one volatile read of the idle path. */
+    private volatile StallWindow open;
+
+    /** Creates an isolated gate with no window open. */
+    public StallGate() {
+    }
+
+    /** The JVM-wide gate that the agent's advice calls. */
+    public static StallGate global() {
+        return GLOBAL;
+    }
+
+    /** Marks the calling thread as never held by any gate (for the admin server's own threads). */
+    public static void exemptCurrentThread() {
+        EXEMPT.set(Boolean.TRUE);
+    }
+
+    /** True if the calling thread was marked with {@link #exemptCurrentThread()}. */
+    public static boolean isCurrentThreadExempt() {
+        return EXEMPT.get() != null;
+    }
+
+    /**
+     * Lets the calling request thread through: at once when no window is open, else when the open window
+     * closes. Never throws.
+     */
+    public void pass() {
+        StallWindow window = open;
+        if (window != null) {
+            holdQuietly(window);
+        }
+    }
+
+    private static void holdQuietly(StallWindow window) {
+        try {
+            if (EXEMPT.get() == null) {
+                window.hold();
+            }
+        } catch (Throwable ignored) {
+            // the gate sits on the host's request path: it must never fail a request
+        }
+    }
+
+    /**
+     * Opens a window that holds every thread entering {@link #pass()} until it is closed or until
+     * {@code clock} reaches {@code endNanos}. Any window still open is closed first. For the stall
+     * controller; hosts only call {@link #pass()}.
+     */
+    public StallWindow open(Clock clock, long endNanos, StallKind kind) {
+        StallWindow window = new StallWindow(this, clock, endNanos, kind);
+        StallWindow previous;
+        synchronized (this) {
+            previous = open;
+            open = window;
+        }
+        if (previous != null) {
+            previous.close();
+        }
+        return window;
+    }
+
+    /** The window open now, or null. */
+    public StallWindow openWindow() {
+        return open;
+    }
+
+    void cleared(StallWindow window) {
+        synchronized (this) {
+            if (open == window) {
+                open = null;
+            }
+        }
+    }
+}
