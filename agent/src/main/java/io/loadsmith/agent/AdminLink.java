@@ -1,0 +1,61 @@
+package io.loadsmith.agent;
+
+import io.loadsmith.stall.admin.AdminConfig;
+import io.loadsmith.stall.admin.AdminServer;
+import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.stall.control.StallController;
+import io.loadsmith.stall.gate.StallGate;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Starts the stall-service controller and admin API on the JVM-wide gate. Loaded only after the gate
+ * classes are on the bootstrap path, so every stall-service class it names resolves there.
+ */
+final class AdminLink {
+
+    private AdminLink() {
+    }
+
+    /** Starts the admin API and returns its base URL ({@code http://127.0.0.1:7070}). */
+    static String start(AgentOptions options, String token, MatchRegistry registry) throws IOException {
+        String version = AdminLink.class.getPackage().getImplementationVersion();
+        AdminConfig config = AdminConfig.builder()
+                .host(options.adminHost())
+                .port(options.adminPort())
+                .token(token)
+                .version(version == null ? "dev" : version)
+                .healthDetails(() -> {
+                    Map<String, Object> details = new LinkedHashMap<>();
+                    details.put("agent", "loadsmith-agent");
+                    details.putAll(registry.healthDetails());
+                    return details;
+                })
+                .armRefusal(() -> {
+                    String reason = registry.armRefusal();
+                    return reason.isEmpty() ? Optional.empty() : Optional.of(reason);
+                })
+                .build();
+        StallController controller = new StallController(Clock.system(), StallGate.global());
+        AdminServer server;
+        try {
+            server = AdminServer.start(config, controller);
+        } catch (UncheckedIOException e) {
+            controller.close();
+            throw e.getCause();
+        } catch (IllegalArgumentException e) {
+            controller.close();
+            throw new IOException(e.getMessage(), e);
+        }
+        InetSocketAddress address = server.address();
+        String host = address.getAddress().getHostAddress();
+        if (host.contains(":")) {
+            host = "[" + host + "]";
+        }
+        return "http://" + host + ":" + address.getPort();
+    }
+}

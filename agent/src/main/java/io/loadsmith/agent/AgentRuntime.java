@@ -1,0 +1,143 @@
+package io.loadsmith.agent;
+
+import io.loadsmith.agent.target.Target;
+import io.loadsmith.agent.target.Targets;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.lang.instrument.Instrumentation;
+
+/**
+ * The one start path of {@code premain} and {@code agentmain}: options, token, gate on the bootstrap
+ * path, admin API, then instrumentation. Never throws into the host: any failure leaves the agent inert
+ * with one log line saying why (also in the system property {@code loadsmith.agent.error}, which the
+ * attach launcher reads).
+ */
+final class AgentRuntime {
+
+    /** System property: the admin API's base URL once the agent runs. */
+    static final String ADMIN_PROPERTY = "loadsmith.agent.admin";
+    /** System property: why the agent is inert. */
+    static final String ERROR_PROPERTY = "loadsmith.agent.error";
+    /** The gate's class name (relocated in the shaded jar, like every reference to it). */
+    static final String GATE_CLASS = "io.loadsmith.stall.gate.StallGate";
+
+    private static boolean started;
+
+    private AgentRuntime() {
+    }
+
+    static synchronized void start(String args, Instrumentation instrumentation, String how) {
+        try {
+            if (started) {
+                AgentLog.warning("already loaded in this JVM (admin API " + System.getProperty(ADMIN_PROPERTY, "not running")
+                        + "); ignoring the second load via " + how);
+                return;
+            }
+            started = true;
+            System.clearProperty(ERROR_PROPERTY);
+            AgentOptions options;
+            try {
+                options = AgentOptions.parse(args);
+            } catch (IllegalArgumentException e) {
+                inert("bad agent options: " + e.getMessage());
+                return;
+            }
+            AgentLog.threshold(options.logLevel());
+            String token;
+            try {
+                token = resolveToken(options);
+            } catch (IOException | RuntimeException e) {
+                inert("token: " + e.getMessage());
+                return;
+            }
+            GateBootstrap.appendToBootstrap(instrumentation);
+            Class<?> gateClass = Class.forName(GATE_CLASS, true, null);
+            List<Target> targets = Targets.enabled(options);
+            MatchRegistry registry = new MatchRegistry(targets);
+            String address;
+            try {
+                address = AdminLink.start(options, token, registry);
+            } catch (IOException e) {
+                inert("the admin API cannot listen on " + options.adminHost() + ":" + options.adminPort() + " (" + e
+                        + "); the service runs on untouched, no class was instrumented. Choose another port with admin=HOST:PORT");
+                return;
+            }
+            Instrumenter.install(instrumentation, targets, registry, gateClass);
+            System.setProperty(ADMIN_PROPERTY, address);
+            List<String> names = new ArrayList<>();
+            targets.forEach(t -> names.add(t.name()));
+            AgentLog.info("admin API on " + address + " (loaded via " + how + "; targets " + String.join(", ", names)
+                    + (token == null ? "; no token" : "; bearer token required") + ")");
+        } catch (Throwable t) {
+            inert("failed to start: " + t);
+            AgentLog.error("failed to start", t);
+        }
+    }
+
+    private static void inert(String why) {
+        try {
+            System.setProperty(ERROR_PROPERTY, why);
+        } catch (RuntimeException ignored) {
+            // a security manager: the log line still says it
+        }
+        AgentLog.error("inert: " + why, null);
+    }
+
+    /** The token to require, or null for none. */
+    static String resolveToken(AgentOptions options) throws IOException {
+        if (options.token() != null) {
+            return options.token();
+        }
+        Path file = options.tokenFile();
+        if (file == null) {
+            return null;
+        }
+        if (options.randomToken()) {
+            byte[] bytes = new byte[24];
+            new SecureRandom().nextBytes(bytes);
+            String token = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+            writePrivate(file, token + "\n");
+            AgentLog.info("admin token written to " + file.toAbsolutePath() + " (mode 0600)");
+            return token;
+        }
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IOException("token-file " + file + ": cannot read it (" + e + ")", e);
+        }
+        String token = lines.isEmpty() ? "" : lines.get(0).strip();
+        if (token.isEmpty()) {
+            throw new IOException("token-file " + file + ": the first line is empty");
+        }
+        return token;
+    }
+
+    private static void writePrivate(Path file, String content) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        boolean posix = file.getFileSystem().supportedFileAttributeViews().contains("posix");
+        if (parent != null && !Files.isDirectory(parent)) {
+            if (posix) {
+                Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            } else {
+                Files.createDirectories(parent);
+            }
+        }
+        if (posix) {
+            try {
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } catch (FileAlreadyExistsException e) {
+                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+            }
+        }
+        Files.writeString(file, content, StandardCharsets.UTF_8);
+    }
+}
