@@ -1,0 +1,360 @@
+package io.loadsmith.tester.transport.http;
+
+import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.tester.transport.Exchange;
+import io.loadsmith.tester.transport.Outcome;
+import io.loadsmith.tester.transport.RequestSpec;
+import io.loadsmith.tester.transport.ResponseCheck;
+import io.loadsmith.tester.transport.Transport;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The real {@link Transport}: HTTP/1.1 over Jetty's {@link HttpClient}, with a kept-alive connection pool
+ * of {@link Options#maxConnections()} connections per destination (host and port).
+ *
+ * <p><b>Send time.</b> {@link Exchange#sent} gets the clock's time in Jetty's {@code Request.CommitListener}
+ * ({@code onCommit}), which Jetty calls once the request line and headers (and a small body with them)
+ * have been written to the socket. A request that waits for a free connection in Jetty's queue is
+ * therefore timed from the moment its bytes left, not from {@link #send}; the wait shows up only in
+ * corrected latency. ({@code onBegin} fires earlier, when a connection has been taken but before the
+ * headers are generated and written.)
+ *
+ * <p><b>Outcomes.</b> Without a {@link ResponseCheck} a status below 400 is {@link Outcome#OK}, else
+ * {@link Outcome#HTTP_STATUS}. With a check, the check decides: a failing check is {@link Outcome#HTTP_STATUS}
+ * when the status is 400 or more, else {@link Outcome#CHECK_FAILED}. Failures without a whole response:
+ * connection refused {@link Outcome#REFUSED}; reset or closed early {@link Outcome#RESET}; the per-request
+ * timeout or the connect timeout {@link Outcome#TIMEOUT}; {@link #cancelAll()} {@link Outcome#CANCELLED};
+ * anything else {@link Outcome#OTHER} with the exception in the detail. Nothing a server does makes
+ * {@link #send} throw. Every outcome is counted ({@link #count(Outcome)}).
+ *
+ * <p>Thread-safe. Exchanges are completed on Jetty's threads. The body of a response is read and dropped
+ * unless the request has a check, which then sees at most {@link Options#maxResponseBytes()} bytes.
+ *
+ * <pre>{@code
+ * try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(16))) {
+ *     http.send(RequestSpec.get(URI.create("http://127.0.0.1:8080/"), 0, 0), exchange);
+ * }
+ * }</pre>
+ */
+public final class JettyTransport implements Transport {
+
+    /**
+     * @param maxConnections      kept-alive connections per destination (>= 1); more requests wait in Jetty's queue
+     * @param timeoutNanos        whole-exchange timeout from {@link #send}, including any wait for a connection
+     * @param connectTimeoutNanos TCP connect timeout
+     * @param maxResponseBytes    most body bytes kept for a check
+     * @param threads             Jetty client threads (selector included)
+     */
+    public record Options(int maxConnections, long timeoutNanos, long connectTimeoutNanos, int maxResponseBytes,
+                          int threads) {
+
+        public static final long DEFAULT_TIMEOUT_NANOS = 30_000_000_000L;
+        public static final long DEFAULT_CONNECT_TIMEOUT_NANOS = 5_000_000_000L;
+
+        public Options {
+            if (maxConnections < 1) {
+                throw new IllegalArgumentException("maxConnections must be >= 1 (got " + maxConnections + ")");
+            }
+            if (timeoutNanos <= 0 || connectTimeoutNanos <= 0) {
+                throw new IllegalArgumentException("timeouts must be > 0");
+            }
+            if (threads < 3) {
+                throw new IllegalArgumentException("threads must be >= 3 (got " + threads + ")");
+            }
+        }
+
+        /** Defaults (30 s timeout, 5 s connect timeout, 1 MiB for checks, 8 threads) for a pool of n connections. */
+        public static Options connections(int n) {
+            return new Options(n, DEFAULT_TIMEOUT_NANOS, DEFAULT_CONNECT_TIMEOUT_NANOS, 1 << 20, 8);
+        }
+
+        public Options withTimeoutNanos(long nanos) {
+            return new Options(maxConnections, nanos, connectTimeoutNanos, maxResponseBytes, threads);
+        }
+
+        public Options withConnectTimeoutNanos(long nanos) {
+            return new Options(maxConnections, timeoutNanos, nanos, maxResponseBytes, threads);
+        }
+    }
+
+    private static final Outcome[] OUTCOMES = Outcome.values();
+
+    private final Clock clock;
+    private final Options options;
+    private final HttpClient client;
+    private final Set<Flight> inFlight = ConcurrentHashMap.newKeySet();
+    private final LongAdder[] counts = new LongAdder[OUTCOMES.length];
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private JettyTransport(Clock clock, Options options, HttpClient client) {
+        this.clock = clock;
+        this.options = options;
+        this.client = client;
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = new LongAdder();
+        }
+    }
+
+    /**
+     * Starts a client. {@code clock} must be the scheduler's clock: send and end times are read from it.
+     *
+     * @throws IllegalStateException when Jetty's client cannot start
+     */
+    public static JettyTransport start(Clock clock, Options options) {
+        QueuedThreadPool threads = new QueuedThreadPool(options.threads(), Math.min(options.threads(), 3));
+        threads.setName("loadsmith-http");
+        threads.setDaemon(true);
+        ClientConnector connector = new ClientConnector();
+        connector.setSelectors(1);
+        connector.setTCPNoDelay(true);
+        connector.setConnectTimeout(Duration.ofNanos(options.connectTimeoutNanos()));
+        connector.setExecutor(threads);
+        HttpClient client = new HttpClient(new HttpClientTransportOverHTTP(connector));
+        client.setExecutor(threads);
+        client.setMaxConnectionsPerDestination(options.maxConnections());
+        client.setMaxRequestsQueuedPerDestination(Integer.MAX_VALUE);
+        client.setConnectTimeout(TimeUnit.NANOSECONDS.toMillis(options.connectTimeoutNanos()));
+        client.setIdleTimeout(0);
+        client.setFollowRedirects(false);
+        client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "loadsmith"));
+        client.getContentDecoderFactories().clear(); // no Accept-Encoding: what the server sends is what is timed
+        try {
+            client.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the HTTP client: " + e.getMessage(), e);
+        }
+        return new JettyTransport(clock, options, client);
+    }
+
+    public Options options() {
+        return options;
+    }
+
+    @Override
+    public void send(RequestSpec spec, Exchange exchange) {
+        Flight flight = new Flight(spec, exchange);
+        if (closed.get()) {
+            flight.finish(clock.nanoTime(), 0, Outcome.CANCELLED, "the transport is closed");
+            return;
+        }
+        try {
+            Request request = client.newRequest(spec.uri())
+                    .method(spec.method())
+                    .timeout(options.timeoutNanos(), TimeUnit.NANOSECONDS);
+            if (!spec.headers().isEmpty()) {
+                request.headers(h -> spec.headers().forEach(h::put));
+            }
+            if (spec.body() != null) {
+                String type = spec.headers().getOrDefault("Content-Type", spec.headers().get("content-type"));
+                request.body(new BytesRequestContent(type != null ? type : contentTypeOf(spec.body()), spec.body()));
+            }
+            flight.request = request;
+            inFlight.add(flight);
+            request.listener(flight);
+            request.send(flight);
+        } catch (RuntimeException e) {
+            flight.finish(clock.nanoTime(), 0, Outcome.OTHER, "cannot send " + spec.method() + " " + spec.uri() + ": " + e);
+        }
+    }
+
+    @Override
+    public void cancelAll() {
+        for (Flight flight : inFlight) {
+            Request request = flight.request;
+            if (request != null) {
+                request.abort(new CancelledByTester());
+            }
+        }
+    }
+
+    /** How many exchanges ended with this outcome so far. */
+    public long count(Outcome outcome) {
+        return counts[outcome.ordinal()].sum();
+    }
+
+    /** Every outcome's count so far. */
+    public Map<Outcome, Long> counts() {
+        Map<Outcome, Long> all = new EnumMap<>(Outcome.class);
+        for (Outcome outcome : OUTCOMES) {
+            all.put(outcome, count(outcome));
+        }
+        return all;
+    }
+
+    /** Exchanges started and not yet completed. */
+    public int inFlight() {
+        return inFlight.size();
+    }
+
+    /** Cancels what is in flight and stops the client. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        cancelAll();
+        try {
+            client.stop();
+        } catch (Exception e) {
+            // stopping is best effort: the exchanges were already completed by cancelAll
+        }
+    }
+
+    private static String contentTypeOf(byte[] body) {
+        for (byte b : body) {
+            if (b == '{' || b == '[') {
+                return "application/json";
+            }
+            if (!Character.isWhitespace(b)) {
+                break;
+            }
+        }
+        return "text/plain; charset=utf-8";
+    }
+
+    /** Maps a failure without a whole response to its outcome. */
+    static Outcome classify(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof CancelledByTester) {
+                return Outcome.CANCELLED;
+            }
+            if (t instanceof ConnectException) {
+                return Outcome.REFUSED;
+            }
+            if (t instanceof TimeoutException || t instanceof SocketTimeoutException) {
+                return Outcome.TIMEOUT;
+            }
+        }
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String message = String.valueOf(t.getMessage()).toLowerCase();
+            if (t instanceof EOFException || t instanceof ClosedChannelException
+                    || t.getClass().getName().equals("org.eclipse.jetty.io.EofException")
+                    || (t instanceof IOException && (message.contains("reset") || message.contains("closed")
+                    || message.contains("broken pipe")))) {
+                return Outcome.RESET;
+            }
+        }
+        return Outcome.OTHER;
+    }
+
+    /** Thrown into Jetty by {@link #cancelAll()} to tell its aborts from any other failure. */
+    static final class CancelledByTester extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        CancelledByTester() {
+            super("cancelled by the tester", null, false, false);
+        }
+    }
+
+    /** One exchange in flight: Jetty's request and response listener, and the engine's exchange. */
+    private final class Flight implements Request.Listener, Response.Listener {
+        private final RequestSpec spec;
+        private final Exchange exchange;
+        private final AtomicBoolean done = new AtomicBoolean();
+        private volatile Request request;
+        private boolean sent;
+        private byte[] body;
+        private int bodyLength;
+
+        Flight(RequestSpec spec, Exchange exchange) {
+            this.spec = spec;
+            this.exchange = exchange;
+        }
+
+        @Override
+        public void onCommit(Request request) {
+            if (!sent) {
+                sent = true;
+                exchange.sent(clock.nanoTime());
+            }
+        }
+
+        @Override
+        public void onContent(Response response, ByteBuffer content) {
+            if (spec.check() == null) {
+                return;
+            }
+            int room = options.maxResponseBytes() - bodyLength;
+            int take = Math.min(room, content.remaining());
+            if (take <= 0) {
+                return;
+            }
+            if (body == null) {
+                body = new byte[Math.min(options.maxResponseBytes(), Math.max(take, 1024))];
+            } else if (bodyLength + take > body.length) {
+                body = Arrays.copyOf(body, Math.min(options.maxResponseBytes(), Math.max(bodyLength + take, body.length * 2)));
+            }
+            content.get(body, bodyLength, take);
+            bodyLength += take;
+        }
+
+        @Override
+        public void onComplete(Result result) {
+            long endNanos = clock.nanoTime();
+            Response response = result.getResponse();
+            int status = response == null ? 0 : response.getStatus();
+            if (result.isFailed()) {
+                Throwable failure = result.getFailure();
+                Outcome outcome = classify(failure);
+                finish(endNanos, outcome == Outcome.RESET || outcome == Outcome.OTHER ? status : 0, outcome,
+                        outcome == Outcome.CANCELLED ? "cancelled" : String.valueOf(failure));
+                return;
+            }
+            ResponseCheck check = spec.check();
+            if (check == null) {
+                if (status < 400) {
+                    finish(endNanos, status, Outcome.OK, null);
+                } else {
+                    finish(endNanos, status, Outcome.HTTP_STATUS, "status " + status);
+                }
+                return;
+            }
+            String failed;
+            try {
+                byte[] bytes = body == null ? new byte[0] : bodyLength == body.length ? body : Arrays.copyOf(body, bodyLength);
+                failed = check.check(status, bytes);
+            } catch (RuntimeException e) {
+                failed = "the check threw " + e;
+            }
+            if (failed == null) {
+                finish(endNanos, status, Outcome.OK, null);
+            } else {
+                finish(endNanos, status, status >= 400 ? Outcome.HTTP_STATUS : Outcome.CHECK_FAILED, failed);
+            }
+        }
+
+        void finish(long endNanos, int status, Outcome outcome, String detail) {
+            if (!done.compareAndSet(false, true)) {
+                return;
+            }
+            inFlight.remove(this);
+            counts[outcome.ordinal()].increment();
+            exchange.completed(endNanos, status, outcome, detail);
+        }
+    }
+}
