@@ -1,0 +1,59 @@
+package io.loadsmith.examples.scoring;
+
+import io.javalin.Javalin;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The HTTP side: Javalin on Jetty 12, bound to 127.0.0.1, with exactly {@code workerThreads} threads running
+ * requests (plus one acceptor and one selector thread), so that {@code --threads 1} behaves like a one-worker
+ * service: a second request waits for the first.
+ */
+public final class ScoringServer implements AutoCloseable {
+
+    public static final String HOST = "127.0.0.1";
+    private static final int ACCEPTORS = 1;
+    private static final int SELECTORS = 1;
+
+    private final Javalin app;
+
+    private ScoringServer(Javalin app) {
+        this.app = app;
+    }
+
+    /** Starts serving {@code api}; {@code port} 0 picks a free one (see {@link #port()}). */
+    static ScoringServer start(ShopApi api, int port, int workerThreads) {
+        int threads = workerThreads + ACCEPTORS + SELECTORS;
+        QueuedThreadPool pool = new QueuedThreadPool(threads, threads);
+        pool.setReservedThreads(0);
+        pool.setName("scoring");
+        Javalin app = Javalin.create(cfg -> {
+            cfg.startup.showJavalinBanner = false;
+            cfg.startup.showOldJavalinVersionWarning = false;
+            cfg.jetty.threadPool = pool;
+            cfg.jetty.host = HOST;
+            cfg.jetty.port = port;
+            cfg.jetty.addConnector((server, httpConfiguration) -> {
+                ServerConnector connector = new ServerConnector(server, ACCEPTORS, SELECTORS,
+                        new HttpConnectionFactory(httpConfiguration));
+                connector.setHost(HOST);
+                connector.setPort(port);
+                return connector;
+            });
+            api.register(cfg.routes);
+        });
+        app.start();
+        return new ScoringServer(app);
+    }
+
+    /** The port it listens on. */
+    public int port() {
+        return ((ServerConnector) app.jettyServer().server().getConnectors()[0]).getLocalPort();
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+}
