@@ -1,0 +1,448 @@
+package io.loadsmith.tester.engine;
+
+import io.loadsmith.tester.record.RunRecorder;
+import io.loadsmith.tester.schedule.ArrivalSchedule;
+import io.loadsmith.tester.transport.Exchange;
+import io.loadsmith.tester.transport.Outcome;
+import io.loadsmith.tester.transport.RequestSpec;
+import io.loadsmith.tester.transport.Transport;
+
+import java.util.ArrayDeque;
+import java.util.function.Consumer;
+
+/**
+ * One phase of a run (the warm-up, or the counted run) of one load model. Everything runs on the
+ * scheduler's thread: transports' callbacks are posted back to it, so no state here is shared.
+ */
+final class Phase {
+
+    private static final long CANCEL_BACKSTOP_NANOS = 1_000_000_000L;
+
+    private final Scheduler scheduler;
+    private final Transport transport;
+    private final RequestSource source;
+    private final TesterSpec spec;
+    private final RunRecorder recorder;       // null in the warm-up
+    private final long startNanos;
+    private final long endNanos;              // no new journeys from here on
+    private final long journeyLimit;          // warm-up by requests; Long.MAX_VALUE otherwise
+    private final ArrivalSchedule schedule;   // open model only
+    private final Consumer<Phase> onDone;
+
+    private long journeysStarted;
+    private boolean arrivalsDone;
+    private int connectionsRunning;
+    private int activeJourneys;
+    private int inFlight;
+    private int timers;
+    private final ArrayDeque<Attempt> waiting = new ArrayDeque<>();
+    private final Attempt inFlightHead = new Attempt(); // sentinel of the in-flight list
+    private boolean stopping;
+    private boolean finished;
+
+    // what the engine itself observes (the recorder keeps the rest)
+    long waitedCount;
+    long waitedTotalNanos;
+    long waitedMaxNanos;
+    long journeysCompleted;
+
+    Phase(Scheduler scheduler, Transport transport, RequestSource source, TesterSpec spec, RunRecorder recorder,
+          long startNanos, long durationNanos, long journeyLimit, ArrivalSchedule schedule, Consumer<Phase> onDone) {
+        this.scheduler = scheduler;
+        this.transport = transport;
+        this.source = source;
+        this.spec = spec;
+        this.recorder = recorder;
+        this.startNanos = startNanos;
+        this.endNanos = durationNanos >= Long.MAX_VALUE / 4 ? Long.MAX_VALUE / 4 : startNanos + durationNanos;
+        this.journeyLimit = journeyLimit;
+        this.schedule = schedule;
+        this.onDone = onDone;
+        inFlightHead.prev = inFlightHead;
+        inFlightHead.next = inFlightHead;
+    }
+
+    long startNanos() {
+        return startNanos;
+    }
+
+    long endNanos() {
+        return endNanos;
+    }
+
+    /** Schedules the phase's first events. */
+    void start() {
+        switch (spec.model()) {
+            case OPEN -> nextArrival();
+            case CLOSED -> {
+                connectionsRunning = spec.connections();
+                for (int k = 0; k < spec.connections(); k++) {
+                    int connection = k;
+                    scheduler.at(startNanos, guarded(() -> startClosedJourney(connection)));
+                }
+            }
+            case PACED -> {
+                connectionsRunning = spec.connections();
+                for (int k = 0; k < spec.connections(); k++) {
+                    startPacedIteration(k, 0, false);
+                }
+            }
+        }
+        if (endNanos < Long.MAX_VALUE / 4) {
+            scheduler.at(endNanos + spec.graceNanos(), guarded(this::stop));
+        }
+        checkDone();
+    }
+
+    // ---- open
+
+    private void nextArrival() {
+        if (journeysStarted >= journeyLimit) {
+            arrivalsDone = true;
+            return;
+        }
+        long offset = schedule.nextOffsetNanos();
+        if (offset < 0) {
+            arrivalsDone = true;
+            return;
+        }
+        long arrival = journeysStarted++;
+        long intended = startNanos + offset;
+        timers++;
+        scheduler.at(intended, guarded(() -> {
+            timers--;
+            arrive(arrival, intended);
+        }));
+    }
+
+    private void arrive(long arrival, long intendedNanos) {
+        nextArrival();
+        if (stopping) {
+            return;
+        }
+        Journey journey = new Journey(arrival, -1, 0);
+        Attempt attempt = create(journey, intendedNanos);
+        if (attempt != null) {
+            if (spec.maxConcurrency() > 0 && activeJourneys >= spec.maxConcurrency()) {
+                waiting.add(attempt);
+            } else {
+                activeJourneys++;
+                dispatch(attempt);
+            }
+        }
+        afterEvent();
+    }
+
+    // ---- closed
+
+    private void startClosedJourney(int connection) {
+        if (stopping || scheduler.nanoTime() >= endNanos || journeysStarted >= journeyLimit) {
+            connectionsRunning--;
+            afterEvent();
+            return;
+        }
+        Journey journey = new Journey(journeysStarted++, connection, 0);
+        Attempt attempt = create(journey, scheduler.nanoTime());
+        if (attempt == null) {
+            connectionsRunning--;
+        } else {
+            activeJourneys++;
+            dispatch(attempt);
+        }
+        afterEvent();
+    }
+
+    // ---- paced
+
+    private long pacedIntended(int connection, long iteration) {
+        return startNanos + connection * spec.paceNanos() / spec.connections() + iteration * spec.paceNanos();
+    }
+
+    /** Starts iteration n of connection k: at its intended time, or now if that has passed (catch-up). */
+    private void startPacedIteration(int connection, long iteration, boolean fromAnswer) {
+        long now = scheduler.nanoTime();
+        long intended = pacedIntended(connection, iteration);
+        if (fromAnswer && spec.onLate() == TesterSpec.OnLate.SKIP && intended < now) {
+            long behind = (now - intended + spec.paceNanos() - 1) / spec.paceNanos();
+            long firstOnTime = iteration + behind;
+            long missed = behind;
+            if (pacedIntended(connection, firstOnTime) >= endNanos) {
+                missed = countBefore(connection, iteration, endNanos);
+            }
+            if (recorder != null && missed > 0) {
+                recorder.skipped(missed);
+            }
+            iteration = firstOnTime;
+            intended = pacedIntended(connection, iteration);
+        }
+        long arrival = iteration * spec.connections() + connection;
+        if (stopping || intended >= endNanos || journeysStarted >= journeyLimit) {
+            connectionsRunning--;
+            return;
+        }
+        journeysStarted++;
+        Journey journey = new Journey(arrival, connection, iteration);
+        Attempt attempt = create(journey, intended);
+        if (attempt == null) {
+            connectionsRunning--;
+            return;
+        }
+        activeJourneys++;
+        if (intended <= now) {
+            if (intended < now && recorder != null) {
+                recorder.waited(now - intended);
+                noteWait(now - intended);
+            }
+            dispatch(attempt);
+        } else {
+            timers++;
+            scheduler.at(intended, guarded(() -> {
+                timers--;
+                dispatch(attempt);
+                afterEvent();
+            }));
+        }
+    }
+
+    /** Iterations of connection k from iteration n whose intended time is before limit. */
+    private long countBefore(int connection, long iteration, long limitNanos) {
+        long first = pacedIntended(connection, iteration);
+        if (first >= limitNanos) {
+            return 0;
+        }
+        return (limitNanos - first + spec.paceNanos() - 1) / spec.paceNanos();
+    }
+
+    // ---- journeys and requests
+
+    /** Creates the request of the journey's current step, intended at intendedNanos; null if it has none. */
+    private Attempt create(Journey journey, long intendedNanos) {
+        RequestSpec request = source.request(journey.arrival, journey.position, journey.connection);
+        if (request == null) {
+            return null;
+        }
+        if (recorder != null) {
+            recorder.expect(intendedNanos);
+        }
+        return new Attempt(this, journey, request, intendedNanos);
+    }
+
+    private void dispatch(Attempt attempt) {
+        if (stopping) {
+            drop(attempt, -1, -1);
+            journeyDone(attempt.journey);
+            return;
+        }
+        attempt.releaseNanos = scheduler.nanoTime();
+        attempt.linkAfter(inFlightHead);
+        inFlight++;
+        transport.send(attempt.request, attempt);
+    }
+
+    /** On the scheduler's thread: the transport reported the end of an exchange. */
+    void onCompleted(Attempt attempt, long endNanos, int status, Outcome outcome) {
+        if (attempt.done) {
+            return; // already dropped by the backstop
+        }
+        attempt.done = true;
+        attempt.unlink();
+        inFlight--;
+        Journey journey = attempt.journey;
+        if (outcome == Outcome.CANCELLED) {
+            drop(attempt, attempt.sentNanos, endNanos);
+            journeyDone(journey);
+        } else {
+            if (recorder != null) {
+                recorder.completed(attempt.intendedNanos, attempt.releaseNanos, attempt.sentNanos, endNanos,
+                        attempt.request.connection(), attempt.request.step(), status, outcome);
+            }
+            if (outcome != Outcome.OK || stopping) {
+                journeyDone(journey);
+            } else {
+                journey.position++;
+                long nextIntended = endNanos + Math.max(0, source.thinkNanos(journey.arrival, journey.position));
+                Attempt next = create(journey, nextIntended);
+                if (next == null) {
+                    journeyDone(journey);
+                } else if (nextIntended <= scheduler.nanoTime()) {
+                    dispatch(next);
+                } else {
+                    timers++;
+                    scheduler.at(nextIntended, guarded(() -> {
+                        timers--;
+                        dispatch(next);
+                        afterEvent();
+                    }));
+                }
+            }
+        }
+        afterEvent();
+    }
+
+    private void drop(Attempt attempt, long sentNanos, long endNanos) {
+        if (recorder != null) {
+            recorder.dropped(attempt.intendedNanos, sentNanos, endNanos,
+                    attempt.request.connection(), attempt.request.step());
+        }
+    }
+
+    private void journeyDone(Journey journey) {
+        activeJourneys--;
+        journeysCompleted++;
+        switch (spec.model()) {
+            case OPEN -> {
+                Attempt next = waiting.poll();
+                if (next != null) {
+                    activeJourneys++;
+                    long wait = scheduler.nanoTime() - next.intendedNanos;
+                    if (wait > 0) {
+                        if (recorder != null) {
+                            recorder.waited(wait);
+                        }
+                        noteWait(wait);
+                    }
+                    dispatch(next);
+                }
+            }
+            case CLOSED -> startClosedJourney(journey.connection);
+            case PACED -> startPacedIteration(journey.connection, journey.iteration + 1, true);
+        }
+    }
+
+    private void noteWait(long waitNanos) {
+        waitedCount++;
+        waitedTotalNanos += waitNanos;
+        waitedMaxNanos = Math.max(waitedMaxNanos, waitNanos);
+    }
+
+    // ---- the end
+
+    private void stop() {
+        if (finished) {
+            return;
+        }
+        stopping = true;
+        Attempt never;
+        while ((never = waiting.poll()) != null) {
+            drop(never, -1, -1);
+        }
+        if (inFlight > 0) {
+            transport.cancelAll();
+            scheduler.at(scheduler.nanoTime() + CANCEL_BACKSTOP_NANOS, guarded(this::dropUnanswered));
+        }
+        afterEvent();
+    }
+
+    /** The transport did not complete every cancelled exchange: count what is left as dropped. */
+    private void dropUnanswered() {
+        for (Attempt a = inFlightHead.next; a != inFlightHead; a = inFlightHead.next) {
+            a.done = true;
+            a.unlink();
+            inFlight--;
+            drop(a, a.sentNanos, -1);
+            activeJourneys--;
+        }
+        afterEvent();
+    }
+
+    private void afterEvent() {
+        if (recorder != null) {
+            recorder.advance(scheduler.nanoTime());
+        }
+        checkDone();
+    }
+
+    private void checkDone() {
+        if (finished) {
+            return;
+        }
+        boolean sourcesDone = spec.model() == TesterSpec.Model.OPEN ? arrivalsDone : connectionsRunning <= 0;
+        if (sourcesDone && inFlight == 0 && timers == 0 && waiting.isEmpty()) {
+            finished = true;
+            onDone.accept(this);
+        }
+    }
+
+    String stepName(int step) {
+        return source.stepName(step);
+    }
+
+    boolean finished() {
+        return finished;
+    }
+
+    private Runnable guarded(Runnable task) {
+        return () -> {
+            if (!finished) {
+                task.run();
+            }
+        };
+    }
+
+    void post(Runnable task, long nanos) {
+        scheduler.at(nanos, task);
+    }
+
+    static final class Journey {
+        final long arrival;
+        final int connection;
+        final long iteration;
+        int position;
+
+        Journey(long arrival, int connection, long iteration) {
+            this.arrival = arrival;
+            this.connection = connection;
+            this.iteration = iteration;
+        }
+    }
+
+    /** One request: the engine's {@link Exchange}, and a node of the in-flight list. */
+    static final class Attempt implements Exchange {
+        final Phase phase;
+        final Journey journey;
+        final RequestSpec request;
+        final long intendedNanos;
+        long releaseNanos;
+        volatile long sentNanos = -1;
+        boolean done;
+        Attempt prev;
+        Attempt next;
+
+        Attempt() {
+            this(null, null, null, 0);
+        }
+
+        Attempt(Phase phase, Journey journey, RequestSpec request, long intendedNanos) {
+            this.phase = phase;
+            this.journey = journey;
+            this.request = request;
+            this.intendedNanos = intendedNanos;
+        }
+
+        @Override
+        public void sent(long actualSendNanos) {
+            sentNanos = actualSendNanos;
+        }
+
+        @Override
+        public void completed(long endNanos, int status, Outcome outcome, String detail) {
+            phase.post(() -> phase.onCompleted(this, endNanos, status, outcome), endNanos);
+        }
+
+        void linkAfter(Attempt head) {
+            next = head.next;
+            prev = head;
+            head.next.prev = this;
+            head.next = this;
+        }
+
+        void unlink() {
+            if (prev != null) {
+                prev.next = next;
+                next.prev = prev;
+                prev = null;
+                next = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.loadsmith.tester.engine;
+
+import java.util.PriorityQueue;
+
+/**
+ * A scheduler on virtual time: a priority queue of events ordered by moment, ties broken by the order
+ * in which they were added (a sequence number). Running an event sets now to its moment, so time jumps
+ * from event to event and a simulated minute costs what its events cost.
+ *
+ * <p>Single-threaded: add and run events from one thread (tasks may add further events).
+ */
+public final class VirtualScheduler implements Scheduler {
+
+    private final PriorityQueue<Event> events = new PriorityQueue<>();
+    private long nowNanos;
+    private long sequence;
+
+    /** Starts at 0 ns. */
+    public VirtualScheduler() {
+        this(0);
+    }
+
+    public VirtualScheduler(long startNanos) {
+        this.nowNanos = startNanos;
+    }
+
+    @Override
+    public long nanoTime() {
+        return nowNanos;
+    }
+
+    /** Adds task at nanos; a moment in the past runs at the current time (after the events already due). */
+    @Override
+    public void at(long nanos, Runnable task) {
+        events.add(new Event(Math.max(nanos, nowNanos), sequence++, task));
+    }
+
+    /** Runs the earliest event, if any; returns false when there was none. */
+    public boolean runNext() {
+        Event event = events.poll();
+        if (event == null) {
+            return false;
+        }
+        nowNanos = event.nanos;
+        event.task.run();
+        return true;
+    }
+
+    /** Runs every event due at or before nanos, then sets now to nanos (if later). */
+    public void runUntil(long nanos) {
+        Event head;
+        while ((head = events.peek()) != null && head.nanos <= nanos) {
+            runNext();
+        }
+        nowNanos = Math.max(nowNanos, nanos);
+    }
+
+    /** Runs events until none is left. */
+    public void runAll() {
+        while (runNext()) {
+            // keep going
+        }
+    }
+
+    /** Events waiting to run. */
+    public int pending() {
+        return events.size();
+    }
+
+    private record Event(long nanos, long seq, Runnable task) implements Comparable<Event> {
+        @Override
+        public int compareTo(Event other) {
+            int byTime = Long.compare(nanos, other.nanos);
+            return byTime != 0 ? byTime : Long.compare(seq, other.seq);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.loadsmith.tester.result;
+
+import java.util.List;
+
+/**
+ * The whole of {@code results.json}: see docs/results-json.md for every field and its unit.
+ *
+ * @param schema always {@value #SCHEMA}
+ * @param clock  offset of the agent's clock from the tester's and its uncertainty (0, 0 when one host)
+ * @param runs   one entry per tester run
+ * @param slos   the scenario's objectives and whether they passed
+ */
+public record ResultsFile(String schema, ClockInfo clock, List<RunResult> runs, List<SloResult> slos) {
+
+    public static final String SCHEMA = "loadsmith/results/v1";
+
+    public ResultsFile {
+        runs = runs == null ? List.of() : List.copyOf(runs);
+        slos = slos == null ? List.of() : List.copyOf(slos);
+    }
+
+    /** A results file of these runs, on one host (clock offset 0 ± 0), no SLOs yet. */
+    public static ResultsFile of(List<RunResult> runs) {
+        return new ResultsFile(SCHEMA, new ClockInfo(0, 0), runs, List.of());
+    }
+
+    public ResultsFile withClock(ClockInfo value) {
+        return new ResultsFile(schema, value, runs, slos);
+    }
+
+    public ResultsFile withSlos(List<SloResult> value) {
+        return new ResultsFile(schema, clock, runs, value);
+    }
+
+    /** Offset of the agent's clock (server − tester) and its uncertainty, in nanoseconds. */
+    public record ClockInfo(long offsetNs, long uncertaintyNs) {
+    }
+
+    /** One objective: its expression as written, the measured value in ms (or percent for rates), pass or fail. */
+    public record SloResult(String expr, double valueMs, boolean pass) {
+    }
+}
