@@ -1,5 +1,10 @@
 package io.loadsmith.tester.align;
 
+import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.record.RequestRecord;
+
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -12,7 +17,9 @@ import java.util.SplittableRandom;
  * <p>All times are nanoseconds on the tester's clock: move the agent's windows there first
  * ({@link StallWindow#onTesterClock}). A stall is <em>met</em> when its whole window lies inside the
  * counted span; the summary, the bins and the scatter use only stalls met, the per-stall list has every
- * stall. Requests intended before the counted span (a warm-up) are ignored.
+ * stall. Requests intended before the counted span (a warm-up) are ignored. Each bin is averaged over the
+ * stalls met whose bin lies inside the counted span (a stall 50 ms after the start has no bins before
+ * -50 ms: they do not count as zero sends).
  *
  * <p>Definitions, per stall {@code [start, end)}: sent during = {@code start <= sent < end}; intended
  * during = {@code start <= intended < end}; in flight at start = {@code sent < start < end-of-request};
@@ -37,6 +44,7 @@ public final class StallAlignment {
     private final StallWindow[] stalls;
     private final boolean[] met;
     private final long countStartNanos;
+    private final long countEndNanos;
     private final long longestStallNanos;
     private final AlignedBins bins;
     private final int scatterCap;
@@ -73,6 +81,7 @@ public final class StallAlignment {
         this.stalls = windows.stream().sorted(Comparator.comparingLong(StallWindow::startNanos))
                 .toArray(StallWindow[]::new);
         this.countStartNanos = countStartNanos;
+        this.countEndNanos = countEndNanos;
         this.bins = bins;
         this.scatterCap = scatterCap;
         this.scatterRandom = new SplittableRandom(scatterSeed);
@@ -197,6 +206,24 @@ public final class StallAlignment {
         return low;
     }
 
+    /**
+     * Aligns a run's per-request log ({@code requests.bin}): its counted span starts at the log's run start
+     * and lasts {@code durationNanos}.
+     */
+    public static RunAlignment alignLog(Path requestLog, List<StallWindow> windows, long durationNanos,
+                                        AlignedBins bins, int scatterCap, long scatterSeed) throws IOException {
+        try (RequestLog.Reader records = RequestLog.read(requestLog)) {
+            long startNanos = records.runStartNanos();
+            StallAlignment alignment = new StallAlignment(windows, startNanos, startNanos + durationNanos, bins,
+                    scatterCap, scatterSeed);
+            while (records.hasNext()) {
+                RequestRecord r = records.next();
+                alignment.add(r.intendedNanos(), r.sentNanos(), r.endNanos());
+            }
+            return alignment.finish();
+        }
+    }
+
     /** The result; call once, after the last {@link #add}. */
     public RunAlignment finish() {
         finished = true;
@@ -215,7 +242,12 @@ public final class StallAlignment {
                 sentRequests, overlappingRequests);
         double[] perBin = new double[sendsPerBinTotal.length];
         for (int b = 0; b < perBin.length; b++) {
-            perBin[b] = stallsMet == 0 ? 0.0 : sendsPerBinTotal[b] / (double) stallsMet;
+            int covering = 0;
+            for (int k = 0; k < stalls.length; k++) {
+                long binStart = stalls[k].startNanos() + bins.fromNanos() + b * bins.binNanos();
+                covering += met[k] && binStart >= countStartNanos && binStart + bins.binNanos() <= countEndNanos ? 1 : 0;
+            }
+            perBin[b] = covering == 0 ? 0.0 : sendsPerBinTotal[b] / (double) covering;
         }
         List<ScatterPoint> scatter = new ArrayList<>(reservoir);
         scatter.sort(Comparator.comparingLong(ScatterPoint::offsetNanos).thenComparingLong(ScatterPoint::correctedNanos));
