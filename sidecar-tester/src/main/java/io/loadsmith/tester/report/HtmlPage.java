@@ -1,0 +1,656 @@
+package io.loadsmith.tester.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.loadsmith.tester.report.Results.AboveObjective;
+import io.loadsmith.tester.report.Results.AlignedScatter;
+import io.loadsmith.tester.report.Results.AlignedSeries;
+import io.loadsmith.tester.report.Results.Alignment;
+import io.loadsmith.tester.report.Results.Counts;
+import io.loadsmith.tester.report.Results.Experiment;
+import io.loadsmith.tester.report.Results.Latency;
+import io.loadsmith.tester.report.Results.Pair;
+import io.loadsmith.tester.report.Results.Run;
+import io.loadsmith.tester.report.Results.Slo;
+import io.loadsmith.tester.report.Results.StallRow;
+import io.loadsmith.tester.report.Results.StallSummary;
+import io.loadsmith.tester.report.Results.Step;
+import io.loadsmith.tester.report.Results.TimelinePoint;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Builds report.html: tables in HTML, charts drawn in the browser by ECharts from an embedded JSON block. */
+final class HtmlPage {
+    /** Runs above this many get their per-run tables folded. */
+    private static final int OPEN_DETAILS_UP_TO = 4;
+
+    private final Results results;
+    private final List<String> chartFiles;
+    private final StringBuilder b = new StringBuilder(64 * 1024);
+
+    private HtmlPage(Results results, List<String> chartFiles) {
+        this.results = results;
+        this.chartFiles = chartFiles;
+    }
+
+    static String render(Results results, List<String> chartFiles, String css, String chartLibraryJs, String pageJs) {
+        return new HtmlPage(results, chartFiles).page(css, chartLibraryJs, pageJs);
+    }
+
+    private String page(String css, String chartLibraryJs, String pageJs) {
+        String title = title();
+        b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+                .append("<title>").append(Html.esc("loadsmith report \u2014 " + title)).append("</title>\n")
+                .append("<style>\n").append(css).append("\n</style>\n")
+                .append("<script>window.loadsmithErrors=[];window.addEventListener('error',function(e){window.loadsmithErrors.push(String(e.message));});</script>\n")
+                .append("</head>\n<body>\n");
+        header(title);
+        nav();
+        summary();
+        slos();
+        aligned();
+        experiment();
+        spectrum();
+        timeline();
+        aboveObjective();
+        steps();
+        stalls();
+        b.append("<footer>Written by loadsmith from <code>").append(Html.esc(results.file().getFileName().toString()))
+                .append("</code>. Latencies in milliseconds. <em>service</em> = end \u2212 actual send; ")
+                .append("<em>corrected</em> = end \u2212 intended send.</footer>\n");
+        b.append("<script type=\"application/json\" id=\"report-data\">").append(chartJson()).append("</script>\n");
+        b.append("<script>\n").append(chartLibraryJs.replace("</script", "<\\/script")).append("\n</script>\n");
+        b.append("<script>\n").append(pageJs).append("\n</script>\n</body>\n</html>\n");
+        return b.toString();
+    }
+
+    private String title() {
+        if (results.title() != null) {
+            return results.title();
+        }
+        Set<String> names = new LinkedHashSet<>();
+        results.runs().forEach(r -> names.add(r.name()));
+        String joined = String.join(", ", names);
+        return joined.isEmpty() ? "no runs" : joined.length() > 120 ? joined.substring(0, 117) + "..." : joined;
+    }
+
+    // ---------------------------------------------------------------- header
+
+    private void header(String title) {
+        b.append("<header>\n<h1>").append(Html.esc(title)).append("</h1>\n<p class=\"meta\">");
+        List<String> meta = new ArrayList<>();
+        String when = results.when();
+        if (when == null) {
+            when = results.runs().stream().map(Run::when).filter(w -> w != null).findFirst().orElse(null);
+        }
+        if (when != null) {
+            meta.add("<span>when <b>" + Html.esc(when) + "</b></span>");
+        }
+        meta.add("<span><b>" + results.runs().size() + "</b> run" + (results.runs().size() == 1 ? "" : "s") + "</span>");
+        if (results.clockOffsetNs() != null || results.clockUncertaintyNs() != null) {
+            meta.add("<span class=\"clock\">clock offset <b>" + Html.ms(nsToMs(results.clockOffsetNs())) + " ms</b> \u00b1 "
+                    + Html.ms(nsToMs(results.clockUncertaintyNs())) + " ms</span>");
+        }
+        b.append(String.join(" \u00b7 ", meta)).append("</p>\n");
+
+        List<String[]> warnings = new ArrayList<>();
+        for (Run r : results.runs()) {
+            r.warnings().forEach(w -> warnings.add(new String[] {r.name(), w}));
+        }
+        if (!warnings.isEmpty()) {
+            b.append("<div class=\"warnings\" id=\"warnings\"><h2>Warnings</h2><ul>\n");
+            for (String[] w : warnings) {
+                b.append("<li><b>").append(Html.esc(w[0])).append(":</b> ").append(Html.esc(w[1])).append("</li>\n");
+            }
+            b.append("</ul></div>\n");
+        }
+
+        b.append("<div class=\"scroll\"><table class=\"settings\" id=\"settings\"><thead><tr><th>run</th><th>round</th>")
+                .append("<th>stall</th><th>seed</th><th>tester settings</th></tr></thead><tbody>\n");
+        for (Run r : results.runs()) {
+            b.append("<tr><td class=\"run\">").append(swatch(r)).append(Html.esc(r.name())).append("</td><td>")
+                    .append(r.round() == null ? Html.NONE : r.round()).append("</td><td>").append(stallBadge(r.stall()))
+                    .append("</td><td>").append(r.seed() == null ? Html.NONE : r.seed()).append("</td><td class=\"kv\">");
+            for (Map.Entry<String, String> e : r.settings()) {
+                b.append("<span class=\"chip\"><i>").append(Html.esc(e.getKey())).append("</i> ")
+                        .append(Html.esc(e.getValue())).append("</span> ");
+            }
+            b.append("</td></tr>\n");
+        }
+        b.append("</tbody></table></div>\n</header>\n");
+    }
+
+    private String stallBadge(Boolean stall) {
+        if (stall == null) {
+            return Html.NONE;
+        }
+        return stall ? "<span class=\"badge on\">on</span>" : "<span class=\"badge off\">off</span>";
+    }
+
+    private String swatch(Run r) {
+        return "<span class=\"sw c" + (results.runs().indexOf(r) % 10) + "\"></span>";
+    }
+
+    private void nav() {
+        b.append("<nav><a href=\"#summary\">Summary</a>");
+        if (hasSlos()) {
+            b.append("<a href=\"#slos\">SLOs</a>");
+        }
+        if (results.alignment() != null) {
+            b.append("<a href=\"#aligned\">Stall-aligned sends</a>");
+        }
+        if (results.experiment() != null) {
+            b.append("<a href=\"#experiment\">Experiment</a>");
+        }
+        if (results.runs().stream().anyMatch(r -> !r.spectrum().isEmpty())) {
+            b.append("<a href=\"#spectrum\">Percentile spectrum</a>");
+        }
+        if (results.runs().stream().anyMatch(r -> !r.timeline().isEmpty())) {
+            b.append("<a href=\"#timeline\">Over time</a>");
+        }
+        if (results.runs().stream().anyMatch(r -> r.aboveObjective() != null)) {
+            b.append("<a href=\"#above\">Above objective</a>");
+        }
+        if (results.runs().stream().anyMatch(r -> !r.steps().isEmpty())) {
+            b.append("<a href=\"#steps\">Steps</a>");
+        }
+        if (results.runs().stream().anyMatch(r -> !r.stalls().isEmpty() || r.stallSummary() != null)) {
+            b.append("<a href=\"#stalls\">Stalls</a>");
+        }
+        b.append("</nav>\n");
+    }
+
+    // ---------------------------------------------------------------- summary table
+
+    private void summary() {
+        Set<Double> thresholds = new LinkedHashSet<>();
+        results.runs().forEach(r -> {
+            if (r.aboveObjective() != null && r.aboveObjective().thresholdMs() != null) {
+                thresholds.add(r.aboveObjective().thresholdMs());
+            }
+        });
+        String aboveHeader = thresholds.size() == 1 ? "&gt; " + Html.msShort(thresholds.iterator().next()) + " ms" : "&gt; objective";
+        b.append("<section id=\"summary\"><h2>Side by side</h2>\n")
+                .append("<p class=\"hint\">One row per run and latency kind. <em>corrected</em> is timed from the moment the ")
+                .append("request should have been sent, so it includes waiting the tester did not do; the \u00d7 figure is ")
+                .append("corrected p99 over service p99.</p>\n")
+                .append("<div class=\"scroll\"><table class=\"summary num\"><thead><tr><th>run</th><th>latency</th>")
+                .append("<th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>mean</th><th>")
+                .append(aboveHeader).append("</th><th>errors</th><th>dropped</th><th>skipped</th>")
+                .append("<th>achieved rate /s</th><th>tester cost ns/req</th><th>send lateness p99</th></tr></thead>\n");
+        for (Run r : results.runs()) {
+            int rows = Math.max(1, r.latency().size());
+            String span = rows > 1 ? " rowspan=\"" + rows + "\"" : "";
+            b.append("<tbody class=\"run-group\">");
+            boolean first = true;
+            List<Map.Entry<String, Latency>> kinds = new ArrayList<>(r.latency().entrySet());
+            if (kinds.isEmpty()) {
+                kinds.add(Map.entry("\u2014", new Latency(null, null, null, null, null, null, null)));
+            }
+            for (Map.Entry<String, Latency> k : kinds) {
+                Latency l = k.getValue();
+                b.append("<tr class=\"kind-").append(Html.esc(k.getKey())).append("\">");
+                if (first) {
+                    b.append("<td class=\"run\"").append(span).append(">").append(swatch(r)).append(Html.esc(r.name()));
+                    if (r.model() != null) {
+                        b.append("<br><small>").append(Html.esc(r.model()));
+                        if (r.stall() != null) {
+                            b.append(r.stall() ? ", stall on" : ", stall off");
+                        }
+                        b.append("</small>");
+                    }
+                    b.append("</td>");
+                }
+                b.append("<td class=\"kind\">").append(Html.esc(kindLabel(k.getKey(), l))).append("</td>")
+                        .append(td(Html.ms(l.p50()))).append(td(Html.ms(l.p90())))
+                        .append(p99Cell(r, k.getKey(), l)).append(td(Html.ms(l.p999()))).append(td(Html.ms(l.max())))
+                        .append(td(Html.ms(l.mean()))).append(td(aboveCell(r.aboveObjective(), k.getKey(), thresholds.size() > 1)));
+                if (first) {
+                    Counts c = r.counts();
+                    b.append(tdSpan(span, Html.count(c.errors()), c.errors() != null && c.errors() > 0 ? "bad" : null))
+                            .append(tdSpan(span, Html.count(c.dropped()), c.dropped() != null && c.dropped() > 0 ? "bad" : null))
+                            .append(tdSpan(span, Html.count(c.skipped()), c.skipped() != null && c.skipped() > 0 ? "warn" : null))
+                            .append(tdSpan(span, Html.number(r.achievedRate(), 1), null))
+                            .append(tdSpan(span, Html.number(r.cpuNsPerRequest(), 0), null))
+                            .append(tdSpan(span, r.sendLateness() == null ? Html.NONE : Html.ms(r.sendLateness().p99()) + " ms", null));
+                }
+                b.append("</tr>\n");
+                first = false;
+            }
+            b.append("</tbody>\n");
+        }
+        b.append("</table></div></section>\n");
+    }
+
+    private static String kindLabel(String kind, Latency l) {
+        if (kind.equals("estimated")) {
+            return l.intervalMs() == null ? "estimated" : "estimated (interval " + Html.msShort(l.intervalMs()) + " ms)";
+        }
+        return kind;
+    }
+
+    private String p99Cell(Run r, String kind, Latency l) {
+        String v = Html.ms(l.p99());
+        Latency service = r.latency().get("service");
+        if (!kind.equals("service") && service != null && service.p99() != null && l.p99() != null && service.p99() > 0) {
+            double ratio = l.p99() / service.p99();
+            if (ratio >= 1.5) {
+                return "<td class=\"gap\">" + v + " <span class=\"ratio\">\u00d7" + Html.number(ratio, ratio < 10 ? 1 : 0) + "</span></td>";
+            }
+        }
+        return td(v);
+    }
+
+    private static String aboveCell(AboveObjective a, String kind, boolean showThreshold) {
+        if (a == null) {
+            return Html.NONE;
+        }
+        Long v = kind.equals("service") ? a.service() : kind.equals("corrected") ? a.corrected() : null;
+        if (v == null) {
+            return Html.NONE;
+        }
+        return Html.count(v) + (showThreshold && a.thresholdMs() != null ? " <small>(&gt;" + Html.msShort(a.thresholdMs()) + ")</small>" : "");
+    }
+
+    private static String td(String html) {
+        return "<td>" + html + "</td>";
+    }
+
+    private static String tdSpan(String span, String html, String cls) {
+        return "<td" + span + (cls == null ? "" : " class=\"" + cls + "\"") + ">" + html + "</td>";
+    }
+
+    // ---------------------------------------------------------------- SLOs
+
+    private boolean hasSlos() {
+        return !results.slos().isEmpty() || results.runs().stream().anyMatch(r -> !r.slos().isEmpty());
+    }
+
+    private void slos() {
+        if (!hasSlos()) {
+            return;
+        }
+        List<Slo> all = new ArrayList<>(results.slos());
+        results.runs().forEach(r -> all.addAll(r.slos()));
+        long failed = all.stream().filter(s -> Boolean.FALSE.equals(s.pass())).count();
+        b.append("<section id=\"slos\"><h2>SLO verdicts <span class=\"badge ").append(failed == 0 ? "pass\">all pass" : "fail\">" + failed + " failed")
+                .append("</span></h2>\n<div class=\"scroll\"><table class=\"slos\"><thead><tr><th>run</th><th>SLO</th><th>value</th><th>verdict</th></tr></thead><tbody>\n");
+        for (Slo s : all) {
+            b.append("<tr><td>").append(s.run() == null ? "all" : Html.esc(s.run())).append("</td><td><code>").append(Html.esc(s.expr()))
+                    .append("</code></td><td class=\"n\">").append(s.valueMs() == null ? Html.NONE : Html.ms(s.valueMs()) + " ms")
+                    .append("</td><td>").append(s.pass() == null ? Html.NONE : s.pass() ? "<span class=\"badge pass\">pass</span>" : "<span class=\"badge fail\">FAIL</span>")
+                    .append("</td></tr>\n");
+        }
+        b.append("</tbody></table></div></section>\n");
+    }
+
+    // ---------------------------------------------------------------- charts drawn in the browser
+
+    private void downloads(String base) {
+        if (chartFiles.contains(base + ".png") || chartFiles.contains(base + ".svg")) {
+            b.append("<p class=\"files\">For a ticket: ");
+            if (chartFiles.contains(base + ".png")) {
+                b.append("<a href=\"").append(base).append(".png\">").append(base).append(".png</a> ");
+            }
+            if (chartFiles.contains(base + ".svg")) {
+                b.append("<a href=\"").append(base).append(".svg\">").append(base).append(".svg</a>");
+            }
+            b.append("</p>\n");
+        }
+    }
+
+    private void aligned() {
+        Alignment a = results.alignment();
+        if (a == null) {
+            return;
+        }
+        b.append("<section id=\"aligned\"><h2>Requests sent around a stall</h2>\n<p class=\"hint\">x: time from the start of each stall (ms); ")
+                .append("y: requests sent per ").append(Html.msShort(a.binMs())).append(" ms bin, averaged over the stalls each tester met. ")
+                .append("The shaded band is the stall (").append(Html.msShort(a.stallMs())).append(" ms). A closed loop stops sending for exactly ")
+                .append("the stall; an open loop keeps sending, and those requests carry the stall in their latency.</p>\n")
+                .append("<div class=\"chart tall\" id=\"chart-aligned\"></div>\n");
+        if (a.scatter().stream().anyMatch(s -> !s.points().isEmpty())) {
+            b.append("<p class=\"hint\">Each request's corrected latency against when it was sent, relative to the stall start.</p>\n")
+                    .append("<div class=\"chart tall\" id=\"chart-aligned-scatter\"></div>\n");
+        }
+        b.append("<div class=\"scroll\"><table class=\"num compact\"><thead><tr><th>run</th><th>stalls met</th><th>sends per bin before</th>")
+                .append("<th>sends per bin during</th></tr></thead><tbody>\n");
+        for (AlignedSeries s : a.series()) {
+            double[] x = ChartData.binCentres(a, s);
+            double before = 0, during = 0;
+            int nb = 0, nd = 0;
+            for (int i = 0; i < x.length; i++) {
+                double y = s.sendsPerBin().get(i);
+                if (x[i] < 0) {
+                    before += y;
+                    nb++;
+                } else if (x[i] < a.stallMs()) {
+                    during += y;
+                    nd++;
+                }
+            }
+            b.append("<tr><td class=\"run\">").append(Html.esc(s.run())).append("</td><td>").append(Html.count(s.stallsMet()))
+                    .append("</td><td>").append(nb == 0 ? Html.NONE : Html.number(before / nb, 2)).append("</td><td>")
+                    .append(nd == 0 ? Html.NONE : Html.number(during / nd, 2)).append("</td></tr>\n");
+        }
+        b.append("</tbody></table></div>\n");
+        downloads("aligned");
+        b.append("</section>\n");
+    }
+
+    private void experiment() {
+        Experiment e = results.experiment();
+        if (e == null) {
+            return;
+        }
+        b.append("<section id=\"experiment\"><h2>Experiment</h2>\n<p class=\"meta\">");
+        if (e.rounds() != null) {
+            b.append("<b>").append(e.rounds()).append("</b> rounds \u00b7 ");
+        }
+        b.append("arms: ");
+        for (int i = 0; i < e.arms().size(); i++) {
+            b.append(i > 0 ? ", " : "").append("<b>").append(Html.esc(e.arms().get(i))).append("</b>");
+        }
+        b.append("</p>\n");
+        if (!e.arms().isEmpty()) {
+            b.append("<p class=\"hint\">Every dot is one round of one arm: hollow with the stalls off, filled with them on.</p>\n")
+                    .append("<div class=\"pair-charts\"><div class=\"chart\" id=\"chart-experiment-corrected\"></div>")
+                    .append("<div class=\"chart\" id=\"chart-experiment-service\"></div></div>\n");
+            downloads("experiment");
+        }
+        if (!e.pairs().isEmpty()) {
+            b.append("<h3>Pairs</h3><p class=\"hint\">Differences a \u2212 b per round, in ms; <em>told apart</em> when the experiment ")
+                    .append("could tell the two arms apart on that metric.</p>\n<div class=\"scroll\"><table class=\"pairs\"><thead><tr><th>a</th><th>b</th>")
+                    .append("<th>metric</th><th>stall</th><th>median difference</th><th>differences per round</th><th>verdict</th></tr></thead><tbody>\n");
+            for (Pair p : e.pairs()) {
+                List<Double> d = new ArrayList<>(p.differencesMs());
+                d.sort(null);
+                Double median = d.isEmpty() ? null : d.size() % 2 == 1 ? d.get(d.size() / 2) : (d.get(d.size() / 2 - 1) + d.get(d.size() / 2)) / 2;
+                StringBuilder list = new StringBuilder();
+                for (Double v : p.differencesMs()) {
+                    list.append(list.length() == 0 ? "" : ", ").append(Html.ms(v));
+                }
+                b.append("<tr><td>").append(Html.esc(p.a())).append("</td><td>").append(Html.esc(p.b())).append("</td><td>")
+                        .append(Html.esc(p.metric())).append("</td><td>").append(Html.esc(p.stall())).append("</td><td class=\"n\">")
+                        .append(Html.ms(median)).append("</td><td class=\"n small\">").append(list).append("</td><td>")
+                        .append(p.toldApart() == null ? Html.NONE : p.toldApart() ? "<span class=\"badge pass\">told apart</span>" : "<span class=\"badge off\">not told apart</span>")
+                        .append("</td></tr>\n");
+            }
+            b.append("</tbody></table></div>\n");
+        }
+        generic("Sweep", e.sweep());
+        generic("Windows", e.windows());
+        b.append("</section>\n");
+    }
+
+    /** Parts whose shape is not fixed yet: shown as a key-value table, or as JSON text. */
+    private void generic(String title, JsonNode node) {
+        if (node == null) {
+            return;
+        }
+        b.append("<h3>").append(Html.esc(title)).append("</h3>\n");
+        if (node.isObject()) {
+            b.append("<table class=\"kvtable\"><tbody>\n");
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                JsonNode v = e.getValue();
+                b.append("<tr><th>").append(Html.esc(e.getKey())).append("</th><td>");
+                if (v.isValueNode()) {
+                    b.append(Html.esc(v.asText()));
+                } else {
+                    b.append("<pre>").append(Html.esc(v.toPrettyString())).append("</pre>");
+                }
+                b.append("</td></tr>\n");
+            }
+            b.append("</tbody></table>\n");
+        } else {
+            b.append("<pre>").append(Html.esc(node.toPrettyString())).append("</pre>\n");
+        }
+    }
+
+    private void spectrum() {
+        if (results.runs().stream().allMatch(r -> r.spectrum().isEmpty())) {
+            return;
+        }
+        b.append("<section id=\"spectrum\"><h2>Percentile spectrum</h2>\n<p class=\"hint\">Latency at each percentile; the x axis ")
+                .append("is in \u201cnines\u201d (1/(1\u2212p), logarithmic), as HdrHistogram plots it. Solid: corrected; dashed: service. ")
+                .append("Click a legend entry to hide a line.</p>\n<div class=\"chart tall\" id=\"chart-spectrum\"></div>\n");
+        downloads("spectrum");
+        b.append("</section>\n");
+    }
+
+    private void timeline() {
+        List<Run> withTimeline = results.runs().stream().filter(r -> !r.timeline().isEmpty()).toList();
+        if (withTimeline.isEmpty()) {
+            return;
+        }
+        b.append("<section id=\"timeline\"><h2>Latency over time</h2>\n<p class=\"hint\">Per second of intended time: p50 and p99 of ")
+                .append("corrected (red) and service (blue) latency, one chart per run.</p>\n<div class=\"grid\">\n");
+        for (Run r : withTimeline) {
+            b.append("<figure><figcaption>").append(swatch(r)).append(Html.esc(r.name())).append("</figcaption><div class=\"chart small\" id=\"chart-timeline-")
+                    .append(results.runs().indexOf(r)).append("\"></div></figure>\n");
+        }
+        b.append("</div>\n");
+        downloads("timeline");
+        b.append("</section>\n");
+    }
+
+    // ---------------------------------------------------------------- tables per run
+
+    private void aboveObjective() {
+        List<Run> with = results.runs().stream().filter(r -> r.aboveObjective() != null).toList();
+        if (with.isEmpty()) {
+            return;
+        }
+        b.append("<section id=\"above\"><h2>Requests above the objective</h2>\n<div class=\"scroll\"><table class=\"num above\"><thead><tr><th>run</th>")
+                .append("<th>objective</th><th>completed</th><th>service above</th><th>corrected above</th><th></th></tr></thead><tbody>\n");
+        long most = 1;
+        for (Run r : with) {
+            most = Math.max(most, Math.max(orZero(r.aboveObjective().service()), orZero(r.aboveObjective().corrected())));
+        }
+        for (Run r : with) {
+            AboveObjective a = r.aboveObjective();
+            Long completed = r.counts().completed();
+            b.append("<tr><td class=\"run\">").append(swatch(r)).append(Html.esc(r.name())).append("</td><td>")
+                    .append(a.thresholdMs() == null ? Html.NONE : Html.msShort(a.thresholdMs()) + " ms").append("</td><td>")
+                    .append(Html.count(completed)).append("</td><td>").append(withShare(a.service(), completed))
+                    .append("</td><td>").append(withShare(a.corrected(), completed)).append("</td><td class=\"bars\">")
+                    .append(bar("service", a.service(), most)).append(bar("corrected", a.corrected(), most)).append("</td></tr>\n");
+        }
+        b.append("</tbody></table></div></section>\n");
+    }
+
+    private static long orZero(Long v) {
+        return v == null ? 0 : v;
+    }
+
+    private static String withShare(Long n, Long of) {
+        if (n == null) {
+            return Html.NONE;
+        }
+        return Html.count(n) + (of != null && of > 0 ? " <small>(" + Html.percent((double) n / of) + ")</small>" : "");
+    }
+
+    private static String bar(String kind, Long v, long most) {
+        if (v == null) {
+            return "";
+        }
+        double width = 100.0 * v / most;
+        return "<div class=\"bar " + kind + "\" style=\"width:" + String.format(java.util.Locale.ROOT, "%.1f", width) + "%\" title=\""
+                + kind + " " + v + "\"></div>";
+    }
+
+    private void details(Run r, String summary) {
+        b.append("<details").append(results.runs().size() <= OPEN_DETAILS_UP_TO ? " open" : "").append("><summary>")
+                .append(swatch(r)).append(Html.esc(r.name())).append(summary == null ? "" : " <small>" + summary + "</small>").append("</summary>\n");
+    }
+
+    private void steps() {
+        List<Run> with = results.runs().stream().filter(r -> !r.steps().isEmpty()).toList();
+        if (with.isEmpty()) {
+            return;
+        }
+        b.append("<section id=\"steps\"><h2>Per step</h2>\n");
+        for (Run r : with) {
+            details(r, r.steps().size() + " steps");
+            b.append("<div class=\"scroll\"><table class=\"num steps\"><thead><tr><th>step</th><th>sent</th><th>completed</th><th>errors</th>")
+                    .append("<th>latency</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>mean</th></tr></thead><tbody>\n");
+            for (Step s : r.steps()) {
+                Map<String, Latency> kinds = new LinkedHashMap<>();
+                if (s.service() != null) {
+                    kinds.put("service", s.service());
+                }
+                if (s.corrected() != null) {
+                    kinds.put("corrected", s.corrected());
+                }
+                if (kinds.isEmpty()) {
+                    kinds.put("\u2014", new Latency(null, null, null, null, null, null, null));
+                }
+                String span = kinds.size() > 1 ? " rowspan=\"" + kinds.size() + "\"" : "";
+                boolean first = true;
+                for (Map.Entry<String, Latency> k : kinds.entrySet()) {
+                    Latency l = k.getValue();
+                    b.append("<tr>");
+                    if (first) {
+                        b.append("<td class=\"run\"").append(span).append(">").append(Html.esc(s.name())).append("</td>")
+                                .append(tdSpan(span, Html.count(s.counts().sent()), null))
+                                .append(tdSpan(span, Html.count(s.counts().completed()), null))
+                                .append(tdSpan(span, Html.count(s.counts().errors()), null));
+                    }
+                    b.append("<td class=\"kind\">").append(Html.esc(k.getKey())).append("</td>").append(td(Html.ms(l.p50())))
+                            .append(td(Html.ms(l.p90()))).append(td(Html.ms(l.p99()))).append(td(Html.ms(l.p999())))
+                            .append(td(Html.ms(l.max()))).append(td(Html.ms(l.mean()))).append("</tr>\n");
+                    first = false;
+                }
+            }
+            b.append("</tbody></table></div></details>\n");
+        }
+        b.append("</section>\n");
+    }
+
+    private void stalls() {
+        List<Run> with = results.runs().stream().filter(r -> !r.stalls().isEmpty() || r.stallSummary() != null).toList();
+        if (with.isEmpty()) {
+            return;
+        }
+        b.append("<section id=\"stalls\"><h2>Stalls</h2>\n<p class=\"hint\">Per stall and run: <em>held</em> is what the agent's gate held; ")
+                .append("<em>sent during</em> and <em>intended during</em> count sends inside the window by actual and intended time; ")
+                .append("<em>overlapping</em> counts requests whose lifetime overlaps the window.</p>\n")
+                .append("<div class=\"scroll\"><table class=\"num stall-summary\"><thead><tr><th>run</th><th>stalls met</th><th>sent during stalls</th>")
+                .append("<th>overlapping share</th><th>p99 can see the stalls</th></tr></thead><tbody>\n");
+        for (Run r : with) {
+            StallSummary s = r.stallSummary();
+            b.append("<tr><td class=\"run\">").append(swatch(r)).append(Html.esc(r.name())).append("</td>");
+            if (s == null) {
+                b.append("<td>").append(r.stalls().size()).append("</td><td>").append(Html.NONE).append("</td><td>").append(Html.NONE)
+                        .append("</td><td>").append(Html.NONE).append("</td>");
+            } else {
+                b.append(td(Html.count(s.stallsMet()))).append(td(Html.count(s.sentDuringTotal())))
+                        .append(td(s.overlappingShare() == null ? Html.NONE : Html.percent(s.overlappingShare())))
+                        .append(td(s.p99CanSeeStalls() == null ? Html.NONE : s.p99CanSeeStalls() ? "<span class=\"badge pass\">yes</span>" : "<span class=\"badge fail\">no</span>"));
+            }
+            b.append("</tr>\n");
+        }
+        b.append("</tbody></table></div>\n");
+        for (Run r : with) {
+            if (r.stalls().isEmpty()) {
+                continue;
+            }
+            long firstStart = r.stalls().stream().map(StallRow::startNs).filter(v -> v != null).mapToLong(Long::longValue).min().orElse(0);
+            details(r, r.stalls().size() + " stalls");
+            b.append("<div class=\"scroll\"><table class=\"num stall-table\"><thead><tr><th>#</th><th>start (ms after first)</th><th>length ms</th>")
+                    .append("<th>held</th><th>sent during</th><th>intended during</th><th>in flight at start</th><th>overlapping</th></tr></thead><tbody>\n");
+            for (StallRow s : r.stalls()) {
+                Double start = s.startNs() == null ? null : (s.startNs() - firstStart) / 1e6;
+                Double length = s.startNs() == null || s.endNs() == null ? null : (s.endNs() - s.startNs()) / 1e6;
+                b.append("<tr><td>").append(s.index() == null ? Html.NONE : s.index()).append("</td>").append(td(Html.ms(start)))
+                        .append(td(Html.ms(length))).append(td(Html.count(s.held()))).append(td(Html.count(s.sentDuring())))
+                        .append(td(Html.count(s.intendedDuring()))).append(td(Html.count(s.inFlightAtStart())))
+                        .append(td(Html.count(s.overlapping()))).append("</tr>\n");
+            }
+            b.append("</tbody></table></div></details>\n");
+        }
+        b.append("</section>\n");
+    }
+
+    private static Double nsToMs(Double ns) {
+        return ns == null ? null : ns / 1e6;
+    }
+
+    // ---------------------------------------------------------------- data for the page's script
+
+    private String chartJson() {
+        Map<String, Object> data = new LinkedHashMap<>();
+        List<Map<String, Object>> runs = new ArrayList<>();
+        for (int i = 0; i < results.runs().size(); i++) {
+            Run r = results.runs().get(i);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", r.name());
+            m.put("index", i);
+            if (!r.timeline().isEmpty()) {
+                List<Object[]> t = new ArrayList<>();
+                for (TimelinePoint p : r.timeline()) {
+                    t.add(new Object[] {p.tSeconds(), p.serviceP50(), p.serviceP99(), p.correctedP50(), p.correctedP99(), p.count(), p.errors()});
+                }
+                m.put("timeline", t);
+            }
+            Map<String, Object> spectrum = new LinkedHashMap<>();
+            r.spectrum().forEach((kind, points) -> spectrum.put(kind, ChartData.nines(points)));
+            if (!spectrum.isEmpty()) {
+                m.put("spectrum", spectrum);
+            }
+            runs.add(m);
+        }
+        data.put("runs", runs);
+        Alignment a = results.alignment();
+        if (a != null) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("stallMs", a.stallMs());
+            m.put("binMs", a.binMs());
+            m.put("fromMs", a.fromMs());
+            m.put("toMs", a.toMs());
+            List<Map<String, Object>> series = new ArrayList<>();
+            for (AlignedSeries s : a.series()) {
+                double[] x = ChartData.binCentres(a, s);
+                List<double[]> points = new ArrayList<>();
+                for (int i = 0; i < x.length; i++) {
+                    points.add(new double[] {x[i], s.sendsPerBin().get(i)});
+                }
+                series.add(Map.of("run", String.valueOf(s.run()), "stallsMet", s.stallsMet() == null ? -1 : s.stallsMet(), "points", points));
+            }
+            m.put("series", series);
+            List<Map<String, Object>> scatter = new ArrayList<>();
+            for (AlignedScatter s : a.scatter()) {
+                scatter.add(Map.of("run", String.valueOf(s.run()), "points", s.points()));
+            }
+            m.put("scatter", scatter);
+            data.put("aligned", m);
+        }
+        Experiment e = results.experiment();
+        if (e != null && !e.arms().isEmpty()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("arms", e.arms());
+            for (String kind : List.of("corrected", "service")) {
+                List<Map<String, Object>> dots = new ArrayList<>();
+                for (ChartData.Dot d : ChartData.dots(e, results.runs(), kind)) {
+                    dots.add(Map.of("x", d.x(), "y", d.valueMs(), "stall", d.stall(), "round", d.round(), "run", d.run()));
+                }
+                m.put(kind, dots);
+            }
+            data.put("experiment", m);
+        }
+        try {
+            // "<" only occurs inside JSON strings, where \u003c means the same: no "</script>" can end the block early
+            return new ObjectMapper().writeValueAsString(data).replace("<", "\\u003c");
+        } catch (JsonProcessingException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+}

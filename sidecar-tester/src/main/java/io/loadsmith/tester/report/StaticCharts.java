@@ -1,0 +1,307 @@
+package io.loadsmith.tester.report;
+
+import io.loadsmith.tester.report.Results.AlignedScatter;
+import io.loadsmith.tester.report.Results.AlignedSeries;
+import io.loadsmith.tester.report.Results.Alignment;
+import io.loadsmith.tester.report.Results.Experiment;
+import io.loadsmith.tester.report.Results.Run;
+import io.loadsmith.tester.report.Results.TimelinePoint;
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Rectangle;
+import java.awt.geom.Ellipse2D;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.FieldPosition;
+import java.text.NumberFormat;
+import java.text.ParsePosition;
+import java.util.ArrayList;
+import java.util.List;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.axis.SymbolAxis;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.plot.CombinedDomainXYPlot;
+import org.jfree.chart.plot.IntervalMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.renderer.xy.XYStepRenderer;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.Layer;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.RectangleInsets;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+import org.jfree.svg.SVGGraphics2D;
+
+/**
+ * The main charts as PNG and SVG files, drawn server-side with JFreeChart (PNG) and JFreeSVG (SVG),
+ * for pasting into a ticket: aligned, spectrum, timeline and experiment, each only when its data is there.
+ */
+final class StaticCharts {
+    static final Color[] PALETTE = {new Color(0x4363d8), new Color(0xe6194b), new Color(0x2f9e44), new Color(0xf58231),
+        new Color(0x911eb4), new Color(0x1098ad), new Color(0xd6336c), new Color(0x9a6324), new Color(0x469990), new Color(0x808000)};
+    private static final Color GRID = new Color(0xdee2e6);
+    private static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 15);
+    private static final int WIDTH = 1000;
+
+    static {
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
+    }
+
+    private StaticCharts() {}
+
+    /** Writes the charts that have data into dir; returns the file names written. */
+    static List<String> write(Results results, Path dir) {
+        List<String> written = new ArrayList<>();
+        if (results.alignment() != null) {
+            save(aligned(results), dir, "aligned", WIDTH, hasScatter(results.alignment()) ? 760 : 440, written);
+        }
+        if (results.runs().stream().anyMatch(r -> !r.spectrum().isEmpty())) {
+            save(spectrum(results), dir, "spectrum", WIDTH, 520, written);
+        }
+        if (results.runs().stream().anyMatch(r -> !r.timeline().isEmpty())) {
+            save(timeline(results), dir, "timeline", WIDTH, 520, written);
+        }
+        if (results.experiment() != null && !results.experiment().arms().isEmpty()) {
+            save(experiment(results), dir, "experiment", WIDTH, 680, written);
+        }
+        return written;
+    }
+
+    private static boolean hasScatter(Alignment a) {
+        return a.scatter().stream().anyMatch(s -> !s.points().isEmpty());
+    }
+
+    private static void save(JFreeChart chart, Path dir, String base, int width, int height, List<String> written) {
+        try {
+            ChartUtils.saveChartAsPNG(dir.resolve(base + ".png").toFile(), chart, width, height);
+            written.add(base + ".png");
+            SVGGraphics2D g = new SVGGraphics2D(width, height);
+            chart.draw(g, new Rectangle(0, 0, width, height));
+            Files.writeString(dir.resolve(base + ".svg"), g.getSVGDocument(), StandardCharsets.UTF_8);
+            written.add(base + ".svg");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + dir.resolve(base) + ".png/.svg", e);
+        }
+    }
+
+    private static Color colorOf(Results results, String run, int fallback) {
+        int i = -1;
+        for (int k = 0; k < results.runs().size(); k++) {
+            if (results.runs().get(k).name().equals(run)) {
+                i = k;
+                break;
+            }
+        }
+        return PALETTE[(i < 0 ? fallback : i) % PALETTE.length];
+    }
+
+    private static XYPlot plot(XYSeriesCollection data, ValueAxis x, String yLabel, XYLineAndShapeRenderer renderer) {
+        NumberAxis y = new NumberAxis(yLabel);
+        y.setAutoRangeIncludesZero(true);
+        XYPlot p = new XYPlot(data, x, y, renderer);
+        p.setBackgroundPaint(Color.WHITE);
+        p.setDomainGridlinePaint(GRID);
+        p.setRangeGridlinePaint(GRID);
+        p.setOutlineVisible(false);
+        return p;
+    }
+
+    private static JFreeChart chart(String title, XYPlot plot) {
+        return style(new JFreeChart(title, TITLE, plot, true));
+    }
+
+    private static JFreeChart style(JFreeChart c) {
+        c.setBackgroundPaint(Color.WHITE);
+        c.setAntiAlias(true);
+        c.setPadding(new RectangleInsets(6, 8, 6, 28));
+        return c;
+    }
+
+    private static IntervalMarker stallBand(double stallMs, boolean label) {
+        IntervalMarker m = new IntervalMarker(0, stallMs, new Color(250, 82, 82, 40));
+        if (label) {
+            m.setLabel("stall");
+            m.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+            m.setLabelPaint(new Color(0xc92a2a));
+            m.setLabelAnchor(RectangleAnchor.TOP);
+            m.setLabelTextAnchor(TextAnchor.TOP_CENTER);
+        }
+        return m;
+    }
+
+    static JFreeChart aligned(Results results) {
+        Alignment a = results.alignment();
+        NumberAxis x = new NumberAxis("time from stall start (ms)");
+        x.setRange(a.fromMs(), a.toMs());
+        XYSeriesCollection lines = new XYSeriesCollection();
+        XYStepRenderer step = new XYStepRenderer();
+        step.setStepPoint(0.5);
+        int i = 0;
+        for (AlignedSeries s : a.series()) {
+            XYSeries xy = new XYSeries(s.run() + (s.stallsMet() == null ? "" : " (" + s.stallsMet() + " stalls)"), false, true);
+            double[] cx = ChartData.binCentres(a, s);
+            for (int k = 0; k < cx.length; k++) {
+                xy.add(cx[k], s.sendsPerBin().get(k));
+            }
+            lines.addSeries(xy);
+            step.setSeriesPaint(i, colorOf(results, s.run(), i));
+            step.setSeriesStroke(i, new BasicStroke(2f));
+            i++;
+        }
+        XYPlot top = plot(lines, x, "sends per " + Html.msShort(a.binMs()) + " ms bin", step);
+        top.addDomainMarker(stallBand(a.stallMs(), true), Layer.BACKGROUND);
+        CombinedDomainXYPlot combined = new CombinedDomainXYPlot(x);
+        combined.setGap(14);
+        combined.add(top, 1);
+        if (hasScatter(a)) {
+            XYSeriesCollection dots = new XYSeriesCollection();
+            XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(false, true);
+            int j = 0;
+            for (AlignedScatter s : a.scatter()) {
+                XYSeries xy = new XYSeries(s.run() + " requests", false, true);
+                s.points().forEach(p -> xy.add(p[0], p[1]));
+                dots.addSeries(xy);
+                Color c = colorOf(results, s.run(), j);
+                r.setSeriesPaint(j, new Color(c.getRed(), c.getGreen(), c.getBlue(), 150));
+                r.setSeriesShape(j, new Ellipse2D.Double(-2, -2, 4, 4));
+                r.setSeriesVisibleInLegend(j, false);
+                j++;
+            }
+            XYPlot bottom = plot(dots, x, "corrected latency (ms)", r);
+            bottom.addDomainMarker(stallBand(a.stallMs(), false), Layer.BACKGROUND);
+            combined.add(bottom, 1);
+        }
+        combined.setBackgroundPaint(Color.WHITE);
+        JFreeChart c = new JFreeChart("Requests sent around a stall (stall " + Html.msShort(a.stallMs()) + " ms, averaged over stalls)",
+                TITLE, combined, true);
+        return style(c);
+    }
+
+    static JFreeChart spectrum(Results results) {
+        XYSeriesCollection data = new XYSeriesCollection();
+        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
+        int i = 0;
+        double maxX = 10;
+        for (int k = 0; k < results.runs().size(); k++) {
+            Run run = results.runs().get(k);
+            for (String kind : List.of("corrected", "service")) {
+                List<double[]> points = run.spectrum().get(kind);
+                if (points == null) {
+                    continue;
+                }
+                XYSeries xy = new XYSeries(run.name() + " " + kind, false, true);
+                for (double[] p : ChartData.nines(points)) {
+                    xy.add(Math.log10(p[0]), p[1]);
+                    maxX = Math.max(maxX, p[0]);
+                }
+                data.addSeries(xy);
+                r.setSeriesPaint(i, PALETTE[k % PALETTE.length]);
+                r.setSeriesStroke(i, kind.equals("service")
+                        ? new BasicStroke(1.8f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f, new float[] {6f, 4f}, 0f)
+                        : new BasicStroke(2.2f));
+                i++;
+            }
+        }
+        // x is log10(1/(1-p)), drawn on a plain axis so that the SVG keeps its labels as text
+        NumberAxis x = new NumberAxis("percentile (log scale of 1/(1\u2212p))");
+        x.setRange(0, Math.ceil(Math.log10(maxX) - 1e-9));
+        x.setTickUnit(new NumberTickUnit(1)); // one tick per nine: 0%, 90%, 99%, 99.9%, ...
+        x.setNumberFormatOverride(new NinesFormat());
+        return chart("Percentile spectrum (solid: corrected, dashed: service)", plot(data, x, "latency (ms)", r));
+    }
+
+    static JFreeChart timeline(Results results) {
+        XYSeriesCollection data = new XYSeriesCollection();
+        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
+        int i = 0;
+        for (int k = 0; k < results.runs().size(); k++) {
+            Run run = results.runs().get(k);
+            if (run.timeline().isEmpty()) {
+                continue;
+            }
+            XYSeries corrected = new XYSeries(run.name() + " corrected p99", false, true);
+            XYSeries service = new XYSeries(run.name() + " service p99", false, true);
+            for (TimelinePoint p : run.timeline()) {
+                corrected.add(p.tSeconds(), p.correctedP99());
+                service.add(p.tSeconds(), p.serviceP99());
+            }
+            for (XYSeries s : List.of(corrected, service)) {
+                data.addSeries(s);
+                r.setSeriesPaint(i, PALETTE[k % PALETTE.length]);
+                r.setSeriesStroke(i, s == service
+                        ? new BasicStroke(1.6f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f, new float[] {6f, 4f}, 0f)
+                        : new BasicStroke(2f));
+                i++;
+            }
+        }
+        NumberAxis x = new NumberAxis("second of the run");
+        x.setAutoRangeIncludesZero(false);
+        return chart("p99 per second (solid: corrected, dashed: service)", plot(data, x, "latency (ms)", r));
+    }
+
+    static JFreeChart experiment(Results results) {
+        Experiment e = results.experiment();
+        SymbolAxis x = new SymbolAxis("arm", e.arms().toArray(new String[0]));
+        x.setRange(-0.5, e.arms().size() - 0.5);
+        x.setGridBandsVisible(false);
+        CombinedDomainXYPlot combined = new CombinedDomainXYPlot(x);
+        combined.setGap(16);
+        for (String kind : List.of("corrected", "service")) {
+            XYSeries off = new XYSeries("stall off", false, true);
+            XYSeries on = new XYSeries("stall on", false, true);
+            for (ChartData.Dot d : ChartData.dots(e, results.runs(), kind)) {
+                (d.stall() ? on : off).add(d.x(), d.valueMs());
+            }
+            XYSeriesCollection data = new XYSeriesCollection();
+            data.addSeries(off);
+            data.addSeries(on);
+            XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(false, true);
+            r.setSeriesPaint(0, new Color(0x495057));
+            r.setSeriesShape(0, new Ellipse2D.Double(-5, -5, 10, 10));
+            r.setSeriesShapesFilled(0, false);
+            r.setUseOutlinePaint(false);
+            r.setSeriesStroke(0, new BasicStroke(2f));
+            r.setSeriesPaint(1, new Color(0xe03131));
+            r.setSeriesShape(1, new Ellipse2D.Double(-5, -5, 10, 10));
+            if (kind.equals("service")) {
+                r.setSeriesVisibleInLegend(0, false);
+                r.setSeriesVisibleInLegend(1, false);
+            }
+            combined.add(plot(data, x, "p99 " + kind + " (ms)", r), 1);
+        }
+        JFreeChart c = style(new JFreeChart("Experiment: p99 of every round of every arm", TITLE, combined, true));
+        c.addSubtitle(new TextTitle("hollow: stall off, filled: stall on", new Font(Font.SANS_SERIF, Font.PLAIN, 12)));
+        return c;
+    }
+
+    /** Tick labels of the nines axis, given log10(1/(1-p)): 1 reads "90%", 3 reads "99.9%". */
+    private static final class NinesFormat extends NumberFormat {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public StringBuffer format(double number, StringBuffer to, FieldPosition pos) {
+            return to.append(number < 0 ? "" : ChartData.ninesLabel(Math.pow(10, number)));
+        }
+
+        @Override
+        public StringBuffer format(long number, StringBuffer to, FieldPosition pos) {
+            return format((double) number, to, pos);
+        }
+
+        @Override
+        public Number parse(String source, ParsePosition pos) {
+            return null;
+        }
+    }
+}

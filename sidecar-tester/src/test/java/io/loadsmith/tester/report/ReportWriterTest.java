@@ -1,0 +1,246 @@
+package io.loadsmith.tester.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+
+class ReportWriterTest {
+    @TempDir
+    Path tmp;
+
+    private String report(String fixture) throws IOException {
+        Path dir = Fixtures.runDir(fixture, tmp);
+        Path report = ReportWriter.write(dir);
+        assertThat(report).isEqualTo(dir.resolve("report.html"));
+        return Files.readString(report, StandardCharsets.UTF_8);
+    }
+
+    private String tablesOf(String fixture) throws IOException {
+        return tables(report(fixture));
+    }
+
+    /** The page without its inlined scripts, so that a failed assertion prints something readable. */
+    private static String tables(String html) {
+        return html.substring(0, html.indexOf("<script type=\"application/json\""));
+    }
+
+    private static List<String> files(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    private static JsonNode chartData(String html) throws IOException {
+        String open = "<script type=\"application/json\" id=\"report-data\">";
+        int from = html.indexOf(open) + open.length();
+        return new ObjectMapper().readTree(html.substring(from, html.indexOf("</script>", from)));
+    }
+
+    private static void assertValidPng(Path png, int width) throws IOException {
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertThat(image).as(png + " is a PNG image").isNotNull();
+        assertThat(image.getWidth()).isEqualTo(width);
+        assertThat(image.getHeight()).isGreaterThan(300);
+    }
+
+    private static Document assertValidSvg(Path svg) throws Exception {
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+        Document doc = f.newDocumentBuilder().parse(svg.toFile());
+        assertThat(doc.getDocumentElement().getLocalName()).isEqualTo("svg");
+        return doc;
+    }
+
+    @Test
+    void a_single_open_run_shows_its_percentiles_side_by_side() throws IOException {
+        String html = tablesOf("single-open");
+
+        assertThat(html).contains("<h1>score-open</h1>", "when <b>2026-11-29T16:40:00Z</b>", "clock offset <b>0 ms</b> \u00b1 0.0210 ms");
+        assertThat(html).contains("<th>&gt; 10 ms</th>");
+        assertThat(html).contains("<span class=\"sw c0\"></span>open<br><small>open, stall off</small></td>"
+                + "<td class=\"kind\">service</td><td>0.412</td><td>0.733</td>"
+                + "<td>1.87</td><td>4.05</td><td>12.6</td><td>0.498</td><td>3</td>");
+        assertThat(html).contains("<td class=\"kind\">corrected</td><td>0.431</td><td>0.761</td><td>2.14</td><td>5.50</td>"
+                + "<td>13.1</td><td>0.522</td><td>5</td>");
+        assertThat(html).contains("<td rowspan=\"2\" class=\"bad\">4</td><td rowspan=\"2\">0</td><td rowspan=\"2\">0</td>"
+                + "<td rowspan=\"2\">499.9</td><td rowspan=\"2\">14,200</td><td rowspan=\"2\">0.0870 ms</td>");
+        assertThat(html).contains("<code>p99 &lt; 500ms</code>", "all pass");
+        assertThat(html).contains("id=\"chart-spectrum\"", "id=\"chart-timeline-0\"", "id=\"above\"");
+        assertThat(html).doesNotContain("id=\"aligned\"", "id=\"experiment\"", "id=\"stalls\"", "id=\"steps\"", "id=\"warnings\"");
+    }
+
+    @Test
+    void a_single_open_run_writes_spectrum_and_timeline_as_png_and_svg() throws Exception {
+        Path dir = Fixtures.runDir("single-open", tmp);
+        ReportWriter.write(dir);
+
+        assertThat(files(dir)).containsExactly("report.html", "results.json", "spectrum.png", "spectrum.svg", "timeline.png", "timeline.svg");
+        assertValidPng(dir.resolve("spectrum.png"), 1000);
+        assertValidPng(dir.resolve("timeline.png"), 1000);
+        assertValidSvg(dir.resolve("spectrum.svg"));
+        assertThat(Files.readString(dir.resolve("spectrum.svg"))).contains("99.9%", "open corrected");
+        assertValidSvg(dir.resolve("timeline.svg"));
+    }
+
+    @Test
+    void the_spectrum_data_is_on_the_nines_axis_without_the_hundredth_percentile() throws IOException {
+        JsonNode corrected = chartData(report("single-open")).at("/runs/0/spectrum/corrected");
+
+        assertThat(corrected).hasSize(12);
+        assertThat(corrected.get(0).get(0).asDouble()).isEqualTo(1.0);
+        assertThat(corrected.get(7).get(0).asDouble()).isCloseTo(100.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(corrected.get(7).get(1).asDouble()).isEqualTo(2.14);
+    }
+
+    @Test
+    void closed_paced_and_open_with_stalls_show_warnings_stalls_steps_and_verdicts() throws IOException {
+        String html = tablesOf("closed-paced-open");
+
+        assertThat(html).contains("<li><b>open:</b> tester was the bottleneck: send lateness p99 2.1 ms exceeds 1 ms for 3 s</li>");
+        assertThat(html).contains("<td class=\"kind\">estimated (interval 0.54 ms)</td>", "<td class=\"kind\">estimated (interval 14.65 ms)</td>");
+        // paced: corrected p99 187 against service p99 1.4
+        assertThat(html).contains("<td class=\"gap\">187 <span class=\"ratio\">\u00d7134</span></td>");
+        assertThat(html).contains("<span class=\"badge fail\">2 failed</span>");
+        assertThat(html).contains("<td>paced</td><td><code>p99 &lt; 100ms</code></td><td class=\"n\">187 ms</td><td><span class=\"badge fail\">FAIL</span></td>");
+        assertThat(html).contains("id=\"chart-aligned\"", "id=\"chart-aligned-scatter\"", "<a href=\"aligned.png\">aligned.png</a>");
+        // the closed loop sent nothing during its stalls, the open loop went on
+        assertThat(html).contains("<tr><td class=\"run\">closed</td><td>7</td><td>");
+        assertThat(html).containsPattern("<tr><td class=\"run\">closed</td><td>7</td><td>[0-9.]+</td><td>0.00</td></tr>");
+        assertThat(html).containsPattern("<tr><td class=\"run\">open</td><td>7</td><td>[0-9.]+</td><td>[5-6]\\.[0-9]{2}</td></tr>");
+        assertThat(html).contains("<td>7</td><td>0</td><td>0.4%</td><td><span class=\"badge fail\">no</span></td>");
+        assertThat(html).contains("<td>7</td><td>1,049</td><td>7.1%</td><td><span class=\"badge pass\">yes</span></td>");
+        assertThat(html).contains("<th>#</th><th>start (ms after first)</th>", "<td>0</td><td>0</td><td>300</td><td>8</td><td>0</td><td>0</td><td>8</td><td>8</td>");
+        assertThat(html).contains("<td class=\"run\" rowspan=\"2\">login</td><td rowspan=\"2\">7,405</td>", ">score</td>");
+        assertThat(html).contains("<td>1,143 <small>(7.7%)</small></td>");
+    }
+
+    @Test
+    void the_aligned_plot_gets_bin_centres_from_from_ms() throws IOException {
+        JsonNode aligned = chartData(report("closed-paced-open")).get("aligned");
+
+        assertThat(aligned.get("stallMs").asDouble()).isEqualTo(300.0);
+        JsonNode closed = aligned.at("/series/0");
+        assertThat(closed.get("run").asText()).isEqualTo("closed");
+        assertThat(closed.get("points")).hasSize(150);
+        assertThat(closed.at("/points/0/0").asDouble()).isEqualTo(-595.0);
+        assertThat(closed.at("/points/60/0").asDouble()).isEqualTo(5.0);
+        assertThat(closed.at("/points/60/1").asDouble()).isEqualTo(0.0);
+        assertThat(closed.at("/points/149/0").asDouble()).isEqualTo(895.0);
+        assertThat(aligned.get("scatter")).hasSize(3);
+    }
+
+    @Test
+    void the_aligned_picture_is_written_as_png_and_svg() throws Exception {
+        Path dir = Fixtures.runDir("closed-paced-open", tmp);
+        ReportWriter.write(dir);
+
+        assertThat(files(dir)).contains("aligned.png", "aligned.svg", "spectrum.png", "spectrum.svg", "timeline.png", "timeline.svg");
+        assertValidPng(dir.resolve("aligned.png"), 1000);
+        assertThat(ImageIO.read(dir.resolve("aligned.png").toFile()).getHeight()).isEqualTo(760);
+        assertValidSvg(dir.resolve("aligned.svg"));
+        assertThat(Files.readString(dir.resolve("aligned.svg"))).contains("time from stall start (ms)", "closed (7 stalls)", "stall");
+    }
+
+    @Test
+    void an_experiment_draws_every_round_of_every_arm_and_its_pairs() throws Exception {
+        Path dir = Fixtures.runDir("experiment-5-rounds", tmp);
+        String page = Files.readString(ReportWriter.write(dir));
+        String html = tables(page);
+
+        assertThat(html).contains("<b>5</b> rounds", "<b>closed</b>, <b>open</b>", "id=\"chart-experiment-corrected\"", "id=\"chart-experiment-service\"");
+        assertThat(html).contains("<td>open</td><td>closed</td><td>p99 corrected</td><td>on</td><td class=\"n\">152</td>"
+                + "<td class=\"n small\">152, 152, 151, 152, 151</td><td><span class=\"badge pass\">told apart</span></td>");
+        assertThat(html).contains("<td>off</td><td class=\"n\">1.72</td>", "not told apart");
+        assertThat(html).contains("<th>parameter</th><td>rate</td>", "<th>warmup_ms</th><td>2000</td>");
+        JsonNode experiment = chartData(page).get("experiment");
+        assertThat(experiment.get("corrected")).hasSize(20);
+        assertThat(experiment.get("service")).hasSize(20);
+        JsonNode first = experiment.at("/corrected/0");
+        assertThat(first.get("run").asText()).isEqualTo("closed-r1-off");
+        assertThat(first.get("x").asDouble()).isCloseTo(-0.18 - 0.03, org.assertj.core.data.Offset.offset(1e-9));
+        assertValidPng(dir.resolve("experiment.png"), 1000);
+        assertValidSvg(dir.resolve("experiment.svg"));
+    }
+
+    @Test
+    void results_without_optional_parts_give_a_plain_page_with_escaped_names() throws IOException {
+        Path dir = Fixtures.runDir("minimal", tmp);
+        String page = Files.readString(ReportWriter.write(dir));
+        String html = tables(page);
+
+        assertThat(files(dir)).containsExactly("report.html", "results.json");
+        assertThat(html).contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; co");
+        assertThat(html).doesNotContain("<script>alert");
+        assertThat(html).contains("<td>1.50</td><td>\u2014</td><td>7.25</td><td>\u2014</td><td>8.00</td>");
+        assertThat(html).doesNotContain("id=\"slos\"", "id=\"aligned\"", "id=\"experiment\"", "id=\"spectrum\"", "id=\"timeline\"",
+                "id=\"above\"", "id=\"steps\"", "id=\"stalls\"", "clock offset");
+        assertThat(chartData(page).get("runs").get(0).get("name").asText()).isEqualTo("<script>alert('x')</script> & co");
+        assertThat(page.indexOf("\\u003cscript>alert('x')\\u003c/script> & co")).isPositive();
+        assertThat(page.indexOf("<script>alert")).isEqualTo(-1);
+    }
+
+    @Test
+    void malformed_json_is_refused_naming_the_file_and_line() throws IOException {
+        Path dir = Fixtures.runDir("malformed", tmp);
+
+        assertThatThrownBy(() -> ReportWriter.write(dir))
+                .isInstanceOf(ReportException.class)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(dir.resolve("results.json") + ":4:")
+                .hasMessageContaining("not valid JSON");
+        assertThat(files(dir)).containsExactly("results.json");
+    }
+
+    @Test
+    void a_field_of_the_wrong_type_is_refused_naming_the_field() throws IOException {
+        Files.writeString(tmp.resolve("results.json"), "{\"schema\": \"loadsmith/results/v1\", \"runs\": [{\"name\": \"a\", "
+                + "\"latency_ms\": {\"service\": {\"p99\": \"fast\"}}}]}");
+
+        assertThatThrownBy(() -> ReportWriter.write(tmp))
+                .isInstanceOf(ReportException.class)
+                .hasMessage(tmp.resolve("results.json") + ": runs[0].latency_ms.service.p99 must be a number (got \"fast\")");
+    }
+
+    @Test
+    void another_schema_is_refused() throws IOException {
+        Files.writeString(tmp.resolve("results.json"), "{\"schema\": \"loadsmith/results/v9\", \"runs\": []}");
+
+        assertThatThrownBy(() -> ReportWriter.write(tmp))
+                .isInstanceOf(ReportException.class)
+                .hasMessage(tmp.resolve("results.json") + ": schema must be \"loadsmith/results/v1\" (got \"loadsmith/results/v9\")");
+    }
+
+    @Test
+    void a_directory_without_results_is_refused_naming_the_file() {
+        assertThatThrownBy(() -> ReportWriter.write(tmp))
+                .isInstanceOf(ReportException.class)
+                .hasMessage(tmp.resolve("results.json") + ": no such file (a results directory holds results.json)");
+    }
+
+    @Test
+    void the_page_inlines_the_chart_library_and_loads_nothing_from_the_network() throws IOException {
+        String html = report("closed-paced-open");
+
+        assertThat(html.contains("echarts.init(")).as("the page calls ECharts").isTrue();
+        assertThat(html.contains("Licensed to the Apache Software Foundation")).as("ECharts is inlined").isTrue();
+        assertThat(Pattern.compile("<script[^>]+src=").matcher(html).find()).as("a script loaded from elsewhere").isFalse();
+        assertThat(Pattern.compile("<link[^>]+href=").matcher(html).find()).as("a style sheet loaded from elsewhere").isFalse();
+        assertThat(html.length()).isBetween(600_000, 900_000);
+    }
+}
