@@ -147,7 +147,7 @@ public final class LoadTest {
             long cpuNanos = processCpuNanos() - cpuStartNanos;
             long end = scheduler.nanoTime();
             recorder.finish(spec.durationNanos());
-            future.complete(Results.build(spec, recorder, phase, end, cpuNanos));
+            future.complete(Results.build(spec, recorder, phase, end, cpuNanos, runDir));
         }
 
         interface Step {
@@ -190,7 +190,8 @@ public final class LoadTest {
         private Results() {
         }
 
-        static RunResult build(TesterSpec spec, RunRecorder recorder, Phase phase, long endNanos, long cpuNanos) {
+        static RunResult build(TesterSpec spec, RunRecorder recorder, Phase phase, long endNanos, long cpuNanos,
+                               Path runDir) throws IOException {
             StepStats total = recorder.total();
             long sent = total.sent();
             List<String> warnings = new ArrayList<>();
@@ -205,9 +206,7 @@ public final class LoadTest {
                     intervalSource = "measured";
                     intervalMicros = sent == 0 ? 0
                             : Histograms.micros(spec.durationNanos() * spec.connections() / sent);
-                    estimatedHistogram = intervalMicros > 0
-                            ? total.service().copyCorrectedForCoordinatedOmission(intervalMicros)
-                            : total.service().copy();
+                    estimatedHistogram = estimateFromLog(runDir.resolve(RequestLog.FILE_NAME), intervalMicros);
                 }
                 estimated = latency(estimatedHistogram);
                 estimate = new RunResult.Estimate(Histograms.millis(intervalMicros), intervalSource,
@@ -276,6 +275,20 @@ public final class LoadTest {
                     timeline,
                     new RunResult.Spectrum(spectrum(total.service()), spectrum(total.corrected())),
                     steps, warnings, List.of(), RequestLog.FILE_NAME, RunRecorder.HLOG_FILE_NAME);
+        }
+
+        /** recordValueWithExpectedInterval over the per-request log, streamed: exact values, flat memory. */
+        static Histogram estimateFromLog(Path log, long intervalMicros) throws IOException {
+            Histogram estimated = Histograms.create();
+            try (RequestLog.Reader records = RequestLog.read(log)) {
+                while (records.hasNext()) {
+                    var r = records.next();
+                    if (r.serviceNanos() >= 0 && r.outcome() != io.loadsmith.tester.transport.Outcome.CANCELLED) {
+                        estimated.recordValueWithExpectedInterval(Histograms.micros(r.serviceNanos()), intervalMicros);
+                    }
+                }
+            }
+            return estimated;
         }
 
         private static String phaseStepName(Phase phase, int step) {

@@ -44,15 +44,16 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
                              SeededStalls stallPlan) {
     }
 
-    public enum Distribution { CONSTANT, EXPONENTIAL, UNIFORM }
+    public enum Distribution { CONSTANT, EXPONENTIAL, LOGNORMAL }
 
     /**
      * A service-time model: {@code constant} (always {@code meanNanos}), {@code exponential} (mean
-     * {@code meanNanos}) or {@code uniform} (between {@code minNanos} and {@code maxNanos}, mean their middle).
+     * {@code meanNanos}) or {@code lognormal} (median {@code medianNanos}, shape {@code sigma}).
+     * Fields that do not apply are 0.
      */
-    public record ServiceTime(Distribution distribution, long meanNanos, long minNanos, long maxNanos) {
+    public record ServiceTime(Distribution distribution, long meanNanos, long medianNanos, double sigma) {
         public static ServiceTime constant(long nanos) {
-            return new ServiceTime(Distribution.CONSTANT, nanos, nanos, nanos);
+            return new ServiceTime(Distribution.CONSTANT, nanos, 0, 0);
         }
     }
 

@@ -72,7 +72,7 @@ public final class ScenarioParser {
     private static final Set<String> ROOT = keys("name", "target", "stalls", "load", "objective", "journeys", "slos");
     private static final Set<String> TARGET = keys("url", "simulate");
     private static final Set<String> SIMULATE = keys("servers", "service_time", "stalls");
-    private static final Set<String> SERVICE_TIME = keys("distribution", "mean", "min", "max");
+    private static final Set<String> SERVICE_TIME = keys("distribution", "mean", "median", "sigma");
     private static final Set<String> WINDOW = keys("at", "duration");
     private static final Set<String> PLAN = keys("seed", "mean_interval", "duration", "min_gap", "kind");
     private static final Set<String> AGENT = keys("admin", "token_file", "seed", "mean_interval", "duration",
@@ -127,6 +127,9 @@ public final class ScenarioParser {
 
     private Scenario read(String text, String hash, Path file, String defaultName, List<String> overrides) {
         Node root = compose(text, label).orElseThrow(() -> new ScenarioException(label + ": is empty"));
+        if (new Field(root, "", label).isNull()) {
+            throw new ScenarioException(label + ": is empty");
+        }
         for (String override : overrides) {
             applyOverride(root, override);
         }
@@ -298,28 +301,21 @@ public final class ScenarioParser {
         Map<String, Field> f = field.mapping(SERVICE_TIME);
         Distribution distribution = f.containsKey("distribution") ? f.get("distribution").choice(Distribution.class)
                 : Distribution.CONSTANT;
-        if (distribution == Distribution.UNIFORM) {
-            for (String unused : List.of("mean")) {
-                if (f.containsKey(unused)) {
-                    throw f.get(unused).error("is not used by distribution uniform (give min and max)");
-                }
+        if (distribution == Distribution.LOGNORMAL) {
+            if (f.containsKey("mean")) {
+                throw f.get("mean").error("is not used by distribution lognormal (give median and sigma)");
             }
-            long min = required(f, "min", field).duration(0, false);
-            Field maxField = required(f, "max", field);
-            long max = maxField.duration(0, false);
-            if (max < min) {
-                throw maxField.error("must be >= min (" + Durations.format(min) + ")");
-            }
-            return new ServiceTime(distribution, (min + max) / 2, min, max);
+            long median = required(f, "median", field).duration(0, true);
+            double sigma = required(f, "sigma", field).number(0, true);
+            return new ServiceTime(distribution, 0, median, sigma);
         }
-        for (String unused : List.of("min", "max")) {
+        for (String unused : List.of("median", "sigma")) {
             if (f.containsKey(unused)) {
-                throw f.get(unused).error("is only for distribution uniform");
+                throw f.get(unused).error("is only for distribution lognormal");
             }
         }
         long mean = required(f, "mean", field).duration(0, distribution == Distribution.EXPONENTIAL);
-        return new ServiceTime(distribution, mean, distribution == Distribution.CONSTANT ? mean : 0,
-                distribution == Distribution.CONSTANT ? mean : Long.MAX_VALUE);
+        return new ServiceTime(distribution, mean, 0, 0);
     }
 
     private List<StallWindow> windows(Field field) {

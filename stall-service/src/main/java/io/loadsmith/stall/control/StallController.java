@@ -131,10 +131,13 @@ public final class StallController implements AutoCloseable {
         return runId == null ? List.of() : allOf(runId);
     }
 
-    /** True while a plan is armed (from {@link #arm} until its horizon, a {@link #disarm} or a new arm). */
+    /**
+     * True while a plan is armed: from {@link #arm} until its horizon (or the end of its last window, if
+     * that closes later), a {@link #disarm} or a new arm.
+     */
     public boolean armed() {
         synchronized (lock) {
-            return run != null && clock.nanoTime() - run.expiresAtNanos() < 0;
+            return run != null && (openEntry != null || clock.nanoTime() - run.expiresAtNanos() < 0);
         }
     }
 
@@ -287,8 +290,11 @@ public final class StallController implements AutoCloseable {
             return;
         }
         openEntry = null;
-        entry.endNanos = clock.nanoTime();
         entry.window.close();
+        // A window stops holding at its end by itself (held threads and arrivals read the clock), so a
+        // close that comes late does not make it longer; one that comes early (disarm, arm) cuts it short.
+        long nowNanos = clock.nanoTime();
+        entry.endNanos = nowNanos - entry.window.endNanos() < 0 ? nowNanos : entry.window.endNanos();
         synchronized (records) {
             records.addLast(entry);
             stallsTotal++;

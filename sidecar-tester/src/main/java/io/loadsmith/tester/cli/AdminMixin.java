@@ -1,0 +1,42 @@
+package io.loadsmith.tester.cli;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** {@code --admin URL} and {@code --token-file F}: where an agent's admin API is and how to get in. */
+public final class AdminMixin {
+
+    @Option(names = "--admin", required = true, paramLabel = "URL",
+            description = "The agent's admin API, e.g. http://127.0.0.1:7070")
+    URI admin;
+
+    @Option(names = "--token-file", paramLabel = "FILE",
+            description = "A file holding the admin bearer token (when the agent was started with one)")
+    Path tokenFile;
+
+    /** A client for the admin API. */
+    AdminClient client() {
+        if (admin.getScheme() == null || !(admin.getScheme().equals("http") || admin.getScheme().equals("https"))
+                || admin.getHost() == null) {
+            throw new BadInputException("--admin must be an http:// URL with a host (got \"" + admin + "\")");
+        }
+        return new AdminClient(admin, token());
+    }
+
+    String token() {
+        if (tokenFile == null) {
+            return null;
+        }
+        try {
+            return Files.readString(tokenFile).trim();
+        } catch (NoSuchFileException e) {
+            throw new BadInputException("--token-file " + tokenFile + ": no such file");
+        } catch (IOException e) {
+            throw new BadInputException("--token-file " + tokenFile + ": cannot read it (" + e.getMessage() + ")");
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.loadsmith.tester.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.loadsmith.stall.clock.Clock;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code loadsmith clock}: GET /clock probes, the offset estimate of DESIGN.md "The shared clock". */
+@Command(name = "clock", mixinStandardHelpOptions = true,
+        description = {"Probe an agent's clock: offset = server_ns - (t0 + t1) / 2 with uncertainty (t1 - t0) / 2,",
+            "keeping the probe with the smallest round trip. On one host the offset should be within its uncertainty of 0."},
+        footerHeading = "%nExample:%n", footer = "  loadsmith clock --admin http://127.0.0.1:7070 --probes 9")
+final class ClockCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    AdminMixin admin;
+
+    @Option(names = "--probes", defaultValue = "5", description = "How many probes (default ${DEFAULT-VALUE})")
+    int probes;
+
+    /** The best probe: offset and uncertainty in nanoseconds. */
+    record Estimate(long offsetNanos, long uncertaintyNanos, JsonNode last) {
+    }
+
+    static Estimate probe(AdminClient client, int probes) {
+        Clock clock = Clock.system();
+        long bestRoundTrip = Long.MAX_VALUE;
+        long bestOffset = 0;
+        JsonNode last = null;
+        for (int i = 0; i < Math.max(1, probes); i++) {
+            long t0 = clock.nanoTime();
+            JsonNode answer = client.get("/clock");
+            long t1 = clock.nanoTime();
+            last = answer;
+            long serverNanos = answer.path("now_ns").asLong();
+            if (t1 - t0 < bestRoundTrip) {
+                bestRoundTrip = t1 - t0;
+                bestOffset = serverNanos - (t0 + (t1 - t0) / 2);
+            }
+        }
+        return new Estimate(bestOffset, bestRoundTrip / 2, last);
+    }
+
+    @Override
+    public Integer call() {
+        if (probes < 1) {
+            throw new BadInputException("--probes must be >= 1 (got " + probes + ")");
+        }
+        Estimate estimate = probe(admin.client(), probes);
+        var out = spec.commandLine().getOut();
+        out.printf(Locale.ROOT, "clock of %s (pid %s, wall time %s)%n", admin.admin,
+                estimate.last().path("pid").asText("?"), estimate.last().path("wall_time").asText("?"));
+        out.printf(Locale.ROOT, "  offset %d ns +- %d ns (best of %d probes)%n", estimate.offsetNanos(),
+                estimate.uncertaintyNanos(), probes);
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,43 @@
+package io.loadsmith.tester.cli;
+
+import io.loadsmith.tester.scenario.ScenarioException;
+import java.net.ConnectException;
+import java.net.http.HttpConnectTimeoutException;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Maps what a command throws to an exit code and one readable line on stderr, never a bare stack trace:
+ * bad scenario or input 2, an unreachable target or agent 3. Anything unexpected is also 2, with its
+ * stack trace when {@code LOADSMITH_DEBUG=1}.
+ */
+final class ErrorHandler implements IExecutionExceptionHandler {
+
+    @Override
+    public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
+        int code = exitCodeOf(ex);
+        String message = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+        if (code == ExitCodes.BAD_INPUT && !(ex instanceof ScenarioException || ex instanceof BadInputException)) {
+            message = "error: " + ex;
+        }
+        cmd.getErr().println(cmd.getColorScheme().errorText("loadsmith: " + message));
+        if ("1".equals(System.getenv("LOADSMITH_DEBUG"))) {
+            ex.printStackTrace(cmd.getErr());
+        }
+        return code;
+    }
+
+    static int exitCodeOf(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause()) {
+            if (t instanceof ScenarioException || t instanceof BadInputException) {
+                return ExitCodes.BAD_INPUT;
+            }
+            if (t instanceof UnreachableException || t instanceof ConnectException
+                    || t instanceof HttpConnectTimeoutException) {
+                return ExitCodes.UNREACHABLE;
+            }
+        }
+        return ExitCodes.BAD_INPUT;
+    }
+}

@@ -1,0 +1,50 @@
+package io.loadsmith.tester.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code loadsmith}: the command line (docs/cli.md). */
+@Command(name = "loadsmith", mixinStandardHelpOptions = true, version = "loadsmith 0.1.0",
+        description = {"Shows how far a load test's numbers are from what users saw when a JVM service paused",
+            "(coordinated omission): open, closed and paced testers side by side, with stalls you control."},
+        subcommands = {RunCommand.class, ReportCommand.class, ArmCommand.class, DisarmCommand.class,
+            StallsCommand.class, ClockCommand.class, CommandLine.HelpCommand.class},
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  loadsmith run examples/scenarios/sim-coordinated-omission.yaml",
+            "  loadsmith run score.yaml --set load.rate=800",
+            "  loadsmith stalls --admin http://127.0.0.1:7070",
+            "",
+            "Exit codes: 0 ok, 1 an SLO failed, 2 bad input, 3 target or agent unreachable."})
+public final class Main implements java.util.concurrent.Callable<Integer> {
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** Without a subcommand: the usage, and exit code 2. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.BAD_INPUT;
+    }
+
+    Main() {
+    }
+
+    /** The configured command line (for tests: parse or execute without exiting). */
+    public static CommandLine commandLine() {
+        CommandLine cmd = new CommandLine(new Main());
+        cmd.setExecutionExceptionHandler(new ErrorHandler());
+        cmd.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("loadsmith: " + ex.getMessage());
+            c.getErr().println("(try: loadsmith " + (c == ex.getCommandLine().getParent() ? "" : c.getCommandName() + " ") + "--help)");
+            return ExitCodes.BAD_INPUT;
+        });
+        return cmd;
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+}

@@ -1,0 +1,208 @@
+package io.loadsmith.tester.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.loadsmith.stall.plan.StallPlan;
+import io.loadsmith.tester.engine.LoadTest;
+import io.loadsmith.tester.engine.RunListener;
+import io.loadsmith.tester.engine.SystemScheduler;
+import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.result.ResultsFile;
+import io.loadsmith.tester.result.ResultsWriter;
+import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scenario.EngineMapping;
+import io.loadsmith.tester.scenario.Scenario;
+import io.loadsmith.tester.scenario.ScenarioParser;
+import io.loadsmith.tester.scenario.Slo;
+import io.loadsmith.tester.simulate.Simulation;
+import io.loadsmith.tester.transport.http.JettyTransport;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code loadsmith run FILE}: one scenario against a real URL or a simulation. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Run one scenario file (docs/scenarios.md) against its target: a real HTTP service",
+            "(target.url) or a simulated one (target.simulate, needs nothing running).",
+            "Writes results.json, latency.hlog and requests.bin into the output folder, prints a table of",
+            "service and corrected latency, and checks the scenario's SLOs."},
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  loadsmith run examples/scenarios/sim-coordinated-omission.yaml",
+            "  loadsmith run score.yaml --out results/today --set load.rate=800 --set load.duration=1m",
+            "",
+            "Exit codes: 0 ok, 1 an SLO failed, 2 bad input (file:line: key message), 3 target or agent unreachable."})
+final class RunCommand implements Callable<Integer> {
+
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE", description = "The scenario file (YAML)")
+    Path file;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Where to write results (default: a new folder results/<name>-<yyyyMMdd-HHmmss>)")
+    Path out;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "Override a key of the file, validated like the file (repeatable), e.g. --set load.rate=800")
+    List<String> overrides = new ArrayList<>();
+
+    @Option(names = "--progress", defaultValue = "auto", paramLabel = "auto|line|plain|none",
+            description = "Live progress: a rewritten line on a terminal, periodic plain lines otherwise (default ${DEFAULT-VALUE})")
+    String progress;
+
+    @Override
+    public Integer call() throws Exception {
+        Scenario scenario = ScenarioParser.parse(file, overrides);
+        var stdout = spec.commandLine().getOut();
+        Path dir = out != null ? out : Path.of("results", safe(scenario.name()) + "-" + LocalDateTime.now().format(STAMP));
+        if (Files.isRegularFile(dir.resolve(ResultsWriter.FILE_NAME)) && out != null) {
+            throw new BadInputException("--out " + dir + " already holds results.json; give a new folder");
+        }
+        Files.createDirectories(dir);
+        TesterSpec tester = EngineMapping.tester(scenario);
+        RunResult result;
+        ResultsFile.ClockInfo clockInfo = null;
+        JsonNode agentStalls = null;
+        stdout.printf("loadsmith run %s: %s tester, %s -> %s%n", scenario.name(), tester.model().wireName(),
+                scenario.target().simulated() ? "simulated target" : scenario.target().url(), dir);
+        stdout.flush();
+        if (scenario.target().simulated()) {
+            result = Simulation.run(tester, EngineMapping.simulation(scenario),
+                    EngineMapping.source(scenario, Simulation.SIMULATED_URI), dir);
+        } else {
+            URI url = scenario.target().url();
+            checkReachable(url);
+            AdminClient agent = null;
+            if (scenario.stalls() != null) {
+                agent = new AdminClient(scenario.stalls().admin(), token(scenario));
+                ClockCommand.Estimate estimate = ClockCommand.probe(agent, 5);
+                clockInfo = new ResultsFile.ClockInfo(estimate.offsetNanos(), estimate.uncertaintyNanos());
+            }
+            result = runReal(scenario, tester, url, agent, dir);
+            if (agent != null) {
+                agentStalls = agent.get("/stalls");
+                ResultsWriterSupport.writeJson(dir.resolve("agent-stalls.json"), agentStalls);
+            }
+        }
+        List<Slo.Verdict> verdicts = new ArrayList<>();
+        if (!scenario.slos().isEmpty()) {
+            SloCheck measured = SloCheck.read(dir.resolve(RequestLog.FILE_NAME));
+            for (Slo slo : scenario.slos()) {
+                verdicts.add(slo.evaluate(measured));
+            }
+        }
+        List<ResultsFile.SloResult> sloResults = new ArrayList<>();
+        for (Slo.Verdict v : verdicts) {
+            // value_ms carries the share in percent for above(...) and errors SLOs (see docs/cli.md)
+            double value = v.valueMillis() != null ? v.valueMillis() : v.valuePercent() != null ? v.valuePercent() : Double.NaN;
+            sloResults.add(new ResultsFile.SloResult(v.expr(), value, v.pass()));
+        }
+        ResultsFile results = ResultsFile.of(List.of(result)).withSlos(sloResults);
+        if (clockInfo != null) {
+            results = results.withClock(clockInfo);
+        }
+        ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), results);
+        writeScenarioCopy(scenario, dir);
+        boolean reported = ReportCommand.write(dir);
+        stdout.println();
+        ConsoleTable.print(stdout, result, verdicts);
+        stdout.printf("%nwrote %s (%s)%n", dir.resolve(ResultsWriter.FILE_NAME),
+                reported ? "report.html too" : "no report writer in this build");
+        stdout.flush();
+        return verdicts.stream().allMatch(Slo.Verdict::pass) ? ExitCodes.OK : ExitCodes.SLO_FAILED;
+    }
+
+    private RunResult runReal(Scenario scenario, TesterSpec tester, URI url, AdminClient agent, Path dir)
+            throws Exception {
+        int connections = scenario.load().connections();
+        if (scenario.load().model() == Scenario.Model.OPEN && scenario.load().maxConcurrency() > 0) {
+            connections = Math.max(connections, scenario.load().maxConcurrency());
+        }
+        try (SystemScheduler scheduler = SystemScheduler.start();
+             JettyTransport http = JettyTransport.start(scheduler, JettyTransport.Options.connections(connections))) {
+            CountingTransport counted = new CountingTransport(http);
+            RunListener arm = agent == null ? RunListener.NONE : new RunListener() {
+                @Override
+                public void countedStart(long startNanos) {
+                    StallPlan plan = EngineMapping.seeded(scenario.stalls().plan(), EngineMapping.horizonNanos(scenario));
+                    Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("seed", plan.seededSpec().orElseThrow().seed());
+                    body.put("mean_interval_ms", scenario.stalls().plan().meanIntervalNanos() / 1e6);
+                    body.put("duration_ms", scenario.stalls().plan().durationNanos() / 1e6);
+                    body.put("min_gap_ms", scenario.stalls().plan().minGapNanos() / 1e6);
+                    body.put("horizon_ms", EngineMapping.horizonNanos(scenario) / 1e6);
+                    body.put("kind", scenario.stalls().plan().kind().wireName());
+                    agent.post("/arm", body);
+                }
+            };
+            boolean terminal = System.console() != null;
+            Progress live = "none".equals(progress) ? null : new Progress(counted, spec.commandLine().getOut(),
+                    "line".equals(progress) || ("auto".equals(progress) && terminal));
+            try {
+                return LoadTest.run(tester, scheduler, counted, EngineMapping.source(scenario, url), dir, arm);
+            } finally {
+                if (live != null) {
+                    live.close();
+                }
+            }
+        }
+    }
+
+    private static String token(Scenario scenario) {
+        Path tokenFile = scenario.stalls().tokenFile();
+        if (tokenFile == null) {
+            return null;
+        }
+        try {
+            return Files.readString(tokenFile).trim();
+        } catch (IOException e) {
+            throw new BadInputException(scenario.file().getFileName() + ": stalls.token_file " + tokenFile
+                    + " cannot be read (" + e.getMessage() + ")");
+        }
+    }
+
+    /** Fails fast with exit code 3 when nothing listens at the target's host and port. */
+    static void checkReachable(URI url) {
+        int port = url.getPort() > 0 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(url.getHost(), port), 3_000);
+        } catch (IOException e) {
+            throw new UnreachableException("the target " + url + " cannot be reached (" + e.getMessage() + ")");
+        }
+    }
+
+    private static void writeScenarioCopy(Scenario scenario, Path dir) throws IOException {
+        Path copy = dir.resolve("scenario.yaml");
+        Path temp = Files.createTempFile(dir, ".scenario-", ".tmp");
+        try {
+            Files.copy(scenario.file(), temp, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(temp, copy, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    static String safe(String name) {
+        return name.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+}

@@ -1,0 +1,47 @@
+package io.loadsmith.tester.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code loadsmith stalls}: GET /stalls. */
+@Command(name = "stalls", mixinStandardHelpOptions = true,
+        description = "List the stalls an agent has made: index, planned and real start and end, requests held.",
+        footerHeading = "%nExamples:%n", footer = {
+            "  loadsmith stalls --admin http://127.0.0.1:7070",
+            "  loadsmith stalls --admin http://127.0.0.1:7070 --run-id 3 --json"})
+final class StallsCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    AdminMixin admin;
+
+    @Option(names = "--run-id", description = "Only the stalls of this arming")
+    String runId;
+
+    @Option(names = "--json", description = "Print the agent's JSON answer as it is")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        String path = runId == null ? "/stalls" : "/stalls?run_id=" + URLEncoder.encode(runId, StandardCharsets.UTF_8);
+        JsonNode answer = admin.client().get(path);
+        var out = spec.commandLine().getOut();
+        if (json) {
+            AdminCommands.printJson(out, answer);
+        } else {
+            out.printf("stalls of %s%s: %d%n", admin.admin, runId == null ? "" : " (run " + runId + ")",
+                    answer.path("stalls").size());
+            AdminCommands.printStalls(out, answer.get("stalls"));
+        }
+        return ExitCodes.OK;
+    }
+}

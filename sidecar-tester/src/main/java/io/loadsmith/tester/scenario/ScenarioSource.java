@@ -1,0 +1,181 @@
+package io.loadsmith.tester.scenario;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.loadsmith.tester.engine.RequestSource;
+import io.loadsmith.tester.scenario.Scenario.Check;
+import io.loadsmith.tester.scenario.Scenario.Journey;
+import io.loadsmith.tester.scenario.Scenario.Step;
+import io.loadsmith.tester.schedule.ArrivalStreams;
+import io.loadsmith.tester.transport.RequestSpec;
+import io.loadsmith.tester.transport.ResponseCheck;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The {@link RequestSource} of a scenario's journeys. For arrival k: the journey is drawn from the stream
+ * {@code "journey"} by weight, the data row of that journey from the stream {@code "feeder:<journey>"},
+ * both with {@link ArrivalStreams} keyed by k, so the draws never depend on the order arrivals are handled
+ * in and never touch the arrival-time stream. Step ids number every step of every journey in file order
+ * (journey 0's steps first); a step's name in results is {@code journey/step} when there are several
+ * journeys, else the step's own name.
+ */
+public final class ScenarioSource implements RequestSource {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String base;
+    private final List<Journey> journeys;
+    private final double[] cumulativeWeights;
+    private final int[] firstStepId;
+    private final String[] stepNames;
+    private final ArrivalStreams journeyStream;
+    private final ArrivalStreams[] feederStreams;
+
+    /**
+     * @param baseUri the target's URL (paths are appended to it)
+     * @param seed    the run's seed
+     */
+    public ScenarioSource(URI baseUri, List<Journey> journeys, long seed) {
+        if (journeys.isEmpty()) {
+            throw new IllegalArgumentException("no journeys: use RequestSource.get(url)");
+        }
+        String text = baseUri.toString();
+        this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+        this.journeys = List.copyOf(journeys);
+        this.cumulativeWeights = new double[journeys.size()];
+        this.firstStepId = new int[journeys.size()];
+        this.feederStreams = new ArrivalStreams[journeys.size()];
+        double total = 0;
+        int steps = 0;
+        for (int i = 0; i < journeys.size(); i++) {
+            total += journeys.get(i).weight();
+            cumulativeWeights[i] = total;
+            firstStepId[i] = steps;
+            steps += journeys.get(i).steps().size();
+            feederStreams[i] = ArrivalStreams.of(seed, "feeder:" + journeys.get(i).name());
+        }
+        for (int i = 0; i < cumulativeWeights.length; i++) {
+            cumulativeWeights[i] /= total;
+        }
+        this.stepNames = new String[steps];
+        for (int i = 0; i < journeys.size(); i++) {
+            Journey journey = journeys.get(i);
+            for (int s = 0; s < journey.steps().size(); s++) {
+                String name = journey.steps().get(s).name();
+                stepNames[firstStepId[i] + s] = journeys.size() == 1 ? name : journey.name() + "/" + name;
+            }
+        }
+        this.journeyStream = ArrivalStreams.of(seed, "journey");
+    }
+
+    /** The journey (index) of arrival k. */
+    public int journeyOf(long arrival) {
+        if (journeys.size() == 1) {
+            return 0;
+        }
+        double u = journeyStream.uniform(arrival);
+        for (int i = 0; i < cumulativeWeights.length - 1; i++) {
+            if (u < cumulativeWeights[i]) {
+                return i;
+            }
+        }
+        return cumulativeWeights.length - 1;
+    }
+
+    /** The data row of arrival k within its journey, or -1 when the journey has no data. */
+    public int rowOf(long arrival, int journey) {
+        DataTable data = journeys.get(journey).data();
+        return data == null ? -1 : feederStreams[journey].random(arrival).nextInt(data.size());
+    }
+
+    @Override
+    public RequestSpec request(long arrival, int position, int connection) {
+        int j = journeyOf(arrival);
+        Journey journey = journeys.get(j);
+        if (position >= journey.steps().size()) {
+            return null;
+        }
+        Step step = journey.steps().get(position);
+        int row = rowOf(arrival, j);
+        Function<String, String> values = row < 0 ? name -> "" : name -> journey.data().value(row, name);
+        String path = step.path().render(values);
+        URI uri = URI.create(path.startsWith("/") ? base + path : path);
+        Map<String, String> headers;
+        if (step.headers().isEmpty()) {
+            headers = Map.of();
+        } else {
+            headers = new LinkedHashMap<>();
+            step.headers().forEach((name, template) -> headers.put(name, template.render(values)));
+        }
+        byte[] body = step.body() == null ? null : step.body().render(values).getBytes(StandardCharsets.UTF_8);
+        return new RequestSpec(step.method(), uri, headers, body, check(step.check(), values), connection,
+                firstStepId[j] + position);
+    }
+
+    @Override
+    public long thinkNanos(long arrival, int position) {
+        Journey journey = journeys.get(journeyOf(arrival));
+        return position < journey.steps().size() ? journey.steps().get(position).thinkNanos() : 0;
+    }
+
+    @Override
+    public String stepName(int step) {
+        return step >= 0 && step < stepNames.length ? stepNames[step] : "step" + step;
+    }
+
+    /** The response check of a step with the arrival's data row bound; null when any status below 400 will do. */
+    static ResponseCheck check(Check check, Function<String, String> values) {
+        if (check == null) {
+            return null;
+        }
+        Integer status = check.status();
+        Map<String, String> json = new LinkedHashMap<>();
+        check.json().forEach((path, template) -> json.put(path, template.render(values)));
+        String contains = check.bodyContains() == null ? null : check.bodyContains().render(values);
+        return (actualStatus, body) -> {
+            if (status != null ? actualStatus != status : actualStatus >= 400) {
+                return "status " + actualStatus + (status != null ? ", expected " + status : "");
+            }
+            if (contains != null && !new String(body, StandardCharsets.UTF_8).contains(contains)) {
+                return "body does not contain \"" + contains + "\"";
+            }
+            if (!json.isEmpty()) {
+                JsonNode root;
+                try {
+                    root = JSON.readTree(body);
+                } catch (IOException e) {
+                    return "body is not JSON";
+                }
+                for (Map.Entry<String, String> e : json.entrySet()) {
+                    JsonNode node = root;
+                    for (String part : e.getKey().split("\\.")) {
+                        node = node == null ? null : node.isArray() && part.matches("[0-9]+") ? node.get(Integer.parseInt(part))
+                                : node.get(part);
+                    }
+                    if (node == null || node.isMissingNode()) {
+                        return "json " + e.getKey() + " is missing";
+                    }
+                    String actual = node.isValueNode() ? node.asText() : node.toString();
+                    if (!actual.equals(e.getValue()) && !numbersEqual(actual, e.getValue())) {
+                        return "json " + e.getKey() + " is " + actual + ", expected " + e.getValue();
+                    }
+                }
+            }
+            return null;
+        };
+    }
+
+    private static boolean numbersEqual(String a, String b) {
+        try {
+            return new java.math.BigDecimal(a).compareTo(new java.math.BigDecimal(b)) == 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.loadsmith.tester.engine;
+
+import io.loadsmith.stall.clock.Clock;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SchedulerTest {
+
+    @Test
+    void virtual_scheduler_runs_events_in_time_order_and_ties_in_the_order_added() {
+        VirtualScheduler scheduler = new VirtualScheduler();
+        List<String> ran = new ArrayList<>();
+        scheduler.at(30, () -> ran.add("c@" + scheduler.nanoTime()));
+        scheduler.at(10, () -> ran.add("a@" + scheduler.nanoTime()));
+        scheduler.at(10, () -> {
+            ran.add("b@" + scheduler.nanoTime());
+            scheduler.at(5, () -> ran.add("late@" + scheduler.nanoTime())); // the past runs now
+        });
+
+        scheduler.runUntil(20);
+        assertThat(ran).containsExactly("a@10", "b@10", "late@10");
+        assertThat(scheduler.nanoTime()).isEqualTo(20);
+
+        scheduler.runAll();
+        assertThat(ran).containsExactly("a@10", "b@10", "late@10", "c@30");
+        assertThat(scheduler.pending()).isZero();
+    }
+
+    @Test
+    void system_scheduler_runs_tasks_in_order_never_before_their_moment() throws InterruptedException {
+        List<Long> lateness = Collections.synchronizedList(new ArrayList<>());
+        List<Integer> order = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch done = new CountDownLatch(3);
+        try (SystemScheduler scheduler = SystemScheduler.start()) {
+            long base = scheduler.nanoTime();
+            for (int i : new int[] {3, 1, 2}) {
+                long at = base + i * 2_000_000L;
+                scheduler.at(at, () -> {
+                    lateness.add(scheduler.nanoTime() - at);
+                    order.add(i);
+                    done.countDown();
+                });
+            }
+            assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(order).containsExactly(1, 2, 3);
+        assertThat(lateness).allSatisfy(l -> assertThat(l).isNotNegative());
+    }
+
+    /** The real path: completions arrive on another thread and are posted back to the scheduler's thread. */
+    @Test
+    void a_run_on_the_system_scheduler_counts_every_request_answered_from_another_thread(@org.junit.jupiter.api.io.TempDir
+                                                                                          java.nio.file.Path dir)
+            throws Exception {
+        java.util.concurrent.ScheduledExecutorService answers = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        java.util.Set<Thread> sendThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        io.loadsmith.tester.transport.Transport transport = new io.loadsmith.tester.transport.Transport() {
+            @Override
+            public void send(io.loadsmith.tester.transport.RequestSpec request, io.loadsmith.tester.transport.Exchange exchange) {
+                sendThreads.add(Thread.currentThread());
+                exchange.sent(Clock.system().nanoTime());
+                answers.schedule(() -> exchange.completed(Clock.system().nanoTime(), 200,
+                        io.loadsmith.tester.transport.Outcome.OK, null), 1, TimeUnit.MILLISECONDS);
+            }
+
+            @Override
+            public void cancelAll() {
+            }
+        };
+        try (SystemScheduler scheduler = SystemScheduler.start()) {
+            io.loadsmith.tester.result.RunResult result = LoadTest.run(
+                    TesterSpec.open(200).arrivals(TesterSpec.Arrivals.CONSTANT).duration(200_000_000L),
+                    scheduler, transport, RequestSource.get(java.net.URI.create("http://127.0.0.1:9/")), dir);
+            assertThat(result.counts()).isEqualTo(new io.loadsmith.tester.result.RunResult.Counts(40, 40, 40, 0, 0, 0));
+            assertThat(result.latencyMs().service().p50()).isGreaterThanOrEqualTo(1.0);
+        } finally {
+            answers.shutdownNow();
+        }
+        assertThat(sendThreads).extracting(Thread::getName).containsExactly("loadsmith-scheduler");
+    }
+}

@@ -1,0 +1,305 @@
+package io.loadsmith.tester.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.loadsmith.stall.plan.StallKind;
+import io.loadsmith.tester.scenario.Scenario.Distribution;
+import io.loadsmith.tester.scenario.Scenario.Load;
+import io.loadsmith.tester.scenario.Scenario.Model;
+import io.loadsmith.tester.scenario.Scenario.SeededStalls;
+import io.loadsmith.tester.scenario.Scenario.ServiceTime;
+import io.loadsmith.tester.scenario.Scenario.Stage;
+import io.loadsmith.tester.scenario.Scenario.StallWindow;
+import io.loadsmith.tester.scenario.Scenario.Step;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ScenarioParserTest {
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void writeData() throws IOException {
+        Files.writeString(dir.resolve("customers.csv"), "customer_id,expected_score\nc1,0.5\n\"c,2\",0.75\n");
+    }
+
+    private Scenario parse(String yaml, String... overrides) {
+        return ScenarioParser.parse(yaml, "score.yaml", dir, List.of(overrides));
+    }
+
+    private static final String FULL = """
+            name: score-open
+            target:
+              url: http://127.0.0.1:8080
+            stalls:
+              admin: http://127.0.0.1:7070
+              token_file: token.txt
+              seed: 7
+              mean_interval: 4s
+              duration: 100ms
+              min_gap: 500ms
+              kind: spin
+            load:
+              model: open
+              arrivals: constant
+              rate: 546
+              connections: 8
+              duration: 30s
+              warmup: 400
+              max_concurrency: 512
+              grace: 2s
+              seed: 3
+            objective: 10ms
+            journeys:
+              - name: score
+                weight: 2.5
+                data: customers.csv
+                steps:
+                  - name: score one
+                    request: POST /score/${customer_id}?x=1
+                    headers: {X-Customer: "${customer_id}"}
+                    body: '{"id": "${customer_id}"}'
+                    check: {status: 201, json: {score: "${expected_score}", who.name: ada}, body_contains: score}
+                    think: 250us
+                  - request: GET /health
+            slos:
+              - p99 < 500ms
+              - p99:service < 50ms
+              - above(10ms) < 1%
+              - errors < 0.1%
+            """;
+
+    @Test
+    void every_key_of_a_full_file_is_read() {
+        Scenario s = parse(FULL);
+        assertThat(s.name()).isEqualTo("score-open");
+        assertThat(s.target().url()).isEqualTo(URI.create("http://127.0.0.1:8080"));
+        assertThat(s.target().simulate()).isNull();
+        assertThat(s.stalls().admin()).isEqualTo(URI.create("http://127.0.0.1:7070"));
+        assertThat(s.stalls().tokenFile()).isEqualTo(dir.resolve("token.txt"));
+        assertThat(s.stalls().plan()).isEqualTo(new SeededStalls(7, 4_000_000_000L, 100_000_000L, 500_000_000L,
+                StallKind.SPIN));
+        assertThat(s.load()).isEqualTo(new Load(Model.OPEN, Scenario.Arrivals.CONSTANT, 546, List.of(), 8, 0,
+                Scenario.OnLate.CATCH_UP, 30_000_000_000L, 400, 0, 512, 2_000_000_000L, 3));
+        assertThat(s.objectiveNanos()).isEqualTo(10_000_000L);
+        assertThat(s.journeys()).hasSize(1);
+        Scenario.Journey journey = s.journeys().get(0);
+        assertThat(journey.name()).isEqualTo("score");
+        assertThat(journey.weight()).isEqualTo(2.5);
+        assertThat(journey.data().columns()).containsExactly("customer_id", "expected_score");
+        assertThat(journey.data().size()).isEqualTo(2);
+        assertThat(journey.data().value(1, "customer_id")).isEqualTo("c,2");
+        Step first = journey.steps().get(0);
+        assertThat(first.name()).isEqualTo("score one");
+        assertThat(first.method()).isEqualTo("POST");
+        assertThat(first.path().render(Map.of("customer_id", "c1")::get)).isEqualTo("/score/c1?x=1");
+        assertThat(first.headers().get("X-Customer").render(Map.of("customer_id", "c1")::get)).isEqualTo("c1");
+        assertThat(first.body().render(Map.of("customer_id", "c1")::get)).isEqualTo("{\"id\": \"c1\"}");
+        assertThat(first.check().status()).isEqualTo(201);
+        assertThat(first.check().json().keySet()).containsExactlyInAnyOrder("score", "who.name");
+        assertThat(first.check().bodyContains().source()).isEqualTo("score");
+        assertThat(first.thinkNanos()).isEqualTo(250_000L);
+        Step second = journey.steps().get(1);
+        assertThat(second.name()).isEqualTo("GET /health");
+        assertThat(second.check()).isNull();
+        assertThat(second.body()).isNull();
+        assertThat(second.headers()).isEmpty();
+        assertThat(second.thinkNanos()).isZero();
+        assertThat(s.slos()).extracting(Slo::expr)
+                .containsExactly("p99 < 500ms", "p99:service < 50ms", "above(10ms) < 1%", "errors < 0.1%");
+        assertThat(s.slos().get(0)).isEqualTo(new Slo("p99 < 500ms", Slo.Metric.PERCENTILE, 99, false, 0, 500_000_000L, false));
+        assertThat(s.slos().get(1).service()).isTrue();
+        assertThat(s.slos().get(2)).isEqualTo(new Slo("above(10ms) < 1%", Slo.Metric.ABOVE, 0, false, 10_000_000L, 0.01, false));
+        assertThat(s.slos().get(3).limit()).isEqualTo(0.001);
+        assertThat(s.sha256()).hasSize(64);
+    }
+
+    @Test
+    void a_minimal_open_file_gets_every_default() {
+        Scenario s = parse("""
+                target: {url: "http://127.0.0.1:9/x"}
+                load: {rate: 100, duration: 5s}
+                """);
+        assertThat(s.name()).isEqualTo("score");
+        assertThat(s.stalls()).isNull();
+        assertThat(s.objectiveNanos()).isNull();
+        assertThat(s.journeys()).isEmpty();
+        assertThat(s.slos()).isEmpty();
+        assertThat(s.load()).isEqualTo(new Load(Model.OPEN, Scenario.Arrivals.POISSON, 100, List.of(),
+                ScenarioParser.DEFAULT_OPEN_CONNECTIONS, 0, Scenario.OnLate.CATCH_UP, 5_000_000_000L, 0, 0, 0,
+                10_000_000_000L, 1));
+    }
+
+    @Test
+    void closed_and_paced_defaults() {
+        Load closed = parse("target: {url: 'http://h'}\nload: {model: closed, duration: 1s}\n").load();
+        assertThat(closed.connections()).isEqualTo(1);
+        assertThat(closed.ratePerSecond()).isZero();
+        Load paced = parse("target: {url: 'http://h'}\nload: {model: paced, connections: 8, pace: 14.65ms, on_late: skip, duration: 1m, warmup: 2s}\n").load();
+        assertThat(paced.paceNanos()).isEqualTo(14_650_000L);
+        assertThat(paced.onLate()).isEqualTo(Scenario.OnLate.SKIP);
+        assertThat(paced.durationNanos()).isEqualTo(60_000_000_000L);
+        assertThat(paced.warmupNanos()).isEqualTo(2_000_000_000L);
+        assertThat(paced.warmupRequests()).isZero();
+    }
+
+    @Test
+    void stages_give_the_duration_and_max_concurrency_sizes_the_pool() {
+        Load load = parse("""
+                target: {url: 'http://h'}
+                load:
+                  stages: [{duration: 10s, target: 100}, {duration: 20s, target: 0}]
+                  max_concurrency: 64
+                """).load();
+        assertThat(load.stages()).containsExactly(new Stage(10_000_000_000L, 100), new Stage(20_000_000_000L, 0));
+        assertThat(load.durationNanos()).isEqualTo(30_000_000_000L);
+        assertThat(load.connections()).isEqualTo(64);
+    }
+
+    @Test
+    void a_simulation_takes_service_time_and_stalls_as_windows_or_a_plan() {
+        Scenario windows = parse("""
+                target:
+                  simulate: {servers: 2, service_time: 10ms, stalls: [{at: 20s, duration: 5s}, {at: 30s, duration: 1s}]}
+                load: {rate: 10, duration: 1m}
+                """);
+        assertThat(windows.target().simulated()).isTrue();
+        assertThat(windows.target().simulate().servers()).isEqualTo(2);
+        assertThat(windows.target().simulate().serviceTime()).isEqualTo(ServiceTime.constant(10_000_000L));
+        assertThat(windows.target().simulate().stallWindows()).containsExactly(
+                new StallWindow(20_000_000_000L, 5_000_000_000L), new StallWindow(30_000_000_000L, 1_000_000_000L));
+        Scenario plan = parse("""
+                target:
+                  simulate:
+                    service_time: {distribution: exponential, mean: 1ms}
+                    stalls: {seed: 7, mean_interval: 4s, duration: 100ms, min_gap: 500ms}
+                load: {rate: 10, duration: 1m}
+                """);
+        assertThat(plan.target().simulate().servers()).isEqualTo(1);
+        assertThat(plan.target().simulate().serviceTime().distribution()).isEqualTo(Distribution.EXPONENTIAL);
+        assertThat(plan.target().simulate().serviceTime().meanNanos()).isEqualTo(1_000_000L);
+        assertThat(plan.target().simulate().stallPlan()).isEqualTo(new SeededStalls(7, 4_000_000_000L, 100_000_000L,
+                500_000_000L, StallKind.BLOCK));
+        assertThat(plan.target().simulate().stallWindows()).isEmpty();
+        ServiceTime lognormal = parse("""
+                target: {simulate: {service_time: {distribution: lognormal, median: 2ms, sigma: 0.5}}}
+                load: {rate: 10, duration: 1m}
+                """).target().simulate().serviceTime();
+        assertThat(lognormal).isEqualTo(new ServiceTime(Distribution.LOGNORMAL, 0, 2_000_000L, 0.5));
+    }
+
+    @Test
+    void agent_stalls_have_defaults() {
+        Scenario s = parse("target: {url: 'http://h'}\nstalls: {admin: 'http://127.0.0.1:7070'}\nload: {rate: 1, duration: 1s}\n");
+        assertThat(s.stalls().tokenFile()).isNull();
+        assertThat(s.stalls().plan()).isEqualTo(new SeededStalls(1, 4_000_000_000L, 100_000_000L, 500_000_000L,
+                StallKind.BLOCK));
+    }
+
+    @Test
+    void set_overrides_replace_and_add_keys_and_are_validated_the_same_way() {
+        String yaml = "target: {url: 'http://h'}\nload: {rate: 100, duration: 5s}\n";
+        Scenario s = parse(yaml, "load.rate=800", "load.seed=9", "objective=20ms", "name=other");
+        assertThat(s.load().ratePerSecond()).isEqualTo(800);
+        assertThat(s.load().seed()).isEqualTo(9);
+        assertThat(s.objectiveNanos()).isEqualTo(20_000_000L);
+        assertThat(s.name()).isEqualTo("other");
+        assertThat(s.overrides()).containsExactly("load.rate=800", "load.seed=9", "objective=20ms", "name=other");
+        assertThat(parse(FULL, "journeys[0].weight=4").journeys().get(0).weight()).isEqualTo(4);
+        assertThatThrownBy(() -> parse(yaml, "load.rate=-5")).hasMessage("--set load.rate=-5: load.rate must be > 0 (got -5)");
+        assertThatThrownBy(() -> parse(yaml, "lod.rate=5"))
+                .hasMessage("--set lod.rate=5: lod is not a known key (did you mean load?)");
+        assertThatThrownBy(() -> parse(yaml, "load.rate")).hasMessage("--set load.rate: write it as key=value, e.g. --set load.rate=800");
+        assertThatThrownBy(() -> parse(yaml, "journeys[3].weight=1")).hasMessage("--set journeys[3].weight=1: journeys has no item 3");
+    }
+
+    @Test
+    void durations_take_every_unit() {
+        assertThat(Durations.parse("7ns")).isEqualTo(7);
+        assertThat(Durations.parse("1.5us")).isEqualTo(1_500);
+        assertThat(Durations.parse("14.65ms")).isEqualTo(14_650_000);
+        assertThat(Durations.parse("2s")).isEqualTo(2_000_000_000L);
+        assertThat(Durations.parse("3m")).isEqualTo(180_000_000_000L);
+        assertThat(Durations.parse("1h")).isEqualTo(3_600_000_000_000L);
+        assertThat(Durations.parse("0")).isZero();
+        assertThat(Durations.format(1_500_000)).isEqualTo("1.5ms");
+    }
+
+    @Test
+    void a_file_is_read_with_its_name_hash_and_data_relative_to_it() throws Exception {
+        Path file = dir.resolve("mine.yaml");
+        Files.writeString(file, "target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\n");
+        Scenario s = ScenarioParser.parse(file, List.of());
+        assertThat(s.name()).isEqualTo("mine");
+        assertThat(s.file()).isEqualTo(file);
+        assertThat(s.sha256()).isEqualTo(java.util.HexFormat.of().formatHex(
+                java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file))));
+        assertThatThrownBy(() -> ScenarioParser.parse(dir.resolve("none.yaml"), List.of()))
+                .hasMessage(dir.resolve("none.yaml") + ": no such file");
+    }
+
+    private static final String OK_TARGET = "target: {url: 'http://h'}\n";
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            `target: {url: 'http://h'}\\nload: {rate: -5, duration: 1s}\\n`                  | score.yaml:2: load.rate must be > 0 (got -5)
+            `target: {url: 'http://h'}\\nload: {rate: 0, duration: 1s}\\n`                   | score.yaml:2: load.rate must be > 0 (got 0)
+            `target: {url: 'http://h'}\\nload: {rate: lots, duration: 1s}\\n`                | score.yaml:2: load.rate must be a number (got "lots")
+            `target: {url: 'http://h'}\\nload:\\n  rate: 5\\n  durtion: 1s\\n`               | score.yaml:4: load.durtion is not a known key (did you mean duration?)
+            `target: {url: 'http://h'}\\nload:\\n  rate: 5\\n  duration: 10\\n`              | score.yaml:4: load.duration needs a unit: ns, us, ms, s, m or h (got "10")
+            `target: {url: 'http://h'}\\nload:\\n  rate: 5\\n  duration: 1 sec\\n`           | score.yaml:4: load.duration must be a duration like 250ms, 1.5s or 2m (got "1 sec")
+            `target: {url: 'http://h'}\\nload: {rate: 5}\\n`                                 | score.yaml:2: load needs duration (how long the counted run lasts, e.g. 30s)
+            `target: {url: 'http://h'}\\nload: {duration: 5s}\\n`                            | score.yaml:2: load needs rate (requests a second) or stages for model open
+            `target: {url: 'http://h'}\\nload: {model: closd, duration: 5s}\\n`              | score.yaml:2: load.model must be one of open, closed, paced (got "closd"; did you mean closed?)
+            `target: {url: 'http://h'}\\nload: {model: closed, rate: 5, duration: 5s}\\n`    | score.yaml:2: load.rate is only for model open (this is model closed)
+            `target: {url: 'http://h'}\\nload: {model: paced, duration: 5s}\\n`              | score.yaml:2: load.pace is required
+            `target: {url: 'http://h'}\\nload: {model: open, rate: 1, pace: 1ms, duration: 5s}\\n` | score.yaml:2: load.pace is only for model paced (this is model open)
+            `target: {url: 'http://h'}\\nload: {model: closed, connections: 0, duration: 5s}\\n` | score.yaml:2: load.connections must be >= 1 (got 0)
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 5s, warmup: -1}\\n`       | score.yaml:2: load.warmup must be >= 0 (got -1)
+            `load: {rate: 1, duration: 5s}\\n`                                               | score.yaml:1: target is required
+            `target: {url: 'http://h'}\\n`                                                   | score.yaml:1: load is required
+            `target: {url: 'ftp://h'}\\nload: {rate: 1, duration: 1s}\\n`                    | score.yaml:1: target.url must be an http:// or https:// URL with a host (got "ftp://h")
+            `target: {url: 'http://h', simulate: {service_time: 1ms}}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target needs exactly one of url (a real service) or simulate (a simulated one)
+            `target: {simulate: {service_time: 1ms, stalls: [{at: 2s, duration: 1s}, {at: 2500ms, duration: 1s}]}}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.simulate.stalls[1].at overlaps the stall before it (which ends at 3s); list stalls in order, apart
+            `target: {simulate: {service_time: {distribution: normal, mean: 1ms}}}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.simulate.service_time.distribution must be one of constant, exponential, uniform (got "normal")
+            `target: {simulate: {service_time: 1ms, stalls: {duration: 1s}}}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.simulate.stalls needs min_gap >= duration (1s); the default min_gap is 500ms
+            `target: {simulate: {service_time: 1ms}}\\nstalls: {admin: 'http://a'}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls arms an agent, so it needs target.url; a simulation takes its stalls under target.simulate.stalls
+            `target: {url: 'http://h'}\\nstalls: {admin: 'http://a', kind: nap}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls.kind must be one of block, spin (got "nap")
+            `target: {url: 'http://h'}\\nstalls: {admin: 'http://a', duration: 1s, min_gap: 500ms}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls.min_gap must be >= 1s (got 500ms)
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nobjective: -1ms\\n` | score.yaml:3: objective must be a duration like 250ms, 1.5s or 2m (got "-1ms")
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nslos: [p99 > 5ms]\\n` | score.yaml:3: slos[0] "p99 > 5ms" is not an SLO; write it like "p99 < 500ms", "p99:service < 50ms", "max < 2s", "above(10ms) < 1%" or "errors < 0.1%"
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nslos: [p100.5 < 5ms]\\n` | score.yaml:3: slos[0] p100.5 is not a percentile (write p50, p90, p99, p99.9 or p999)
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nslos: [errors < 120%]\\n` | score.yaml:3: slos[0] "errors < 120%": a share must be <= 100% (got 120.0%)
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{steps: [{request: 'FETCH /x'}]}]\\n` | score.yaml:3: journeys[0].steps[0].request has an unknown method "FETCH" (one of GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS; did you mean PATCH?)
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{steps: [{request: 'GET x'}]}]\\n` | score.yaml:3: journeys[0].steps[0].request needs a path starting with / (got "x")
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{steps: [{request: 'GET /${id}'}]}]\\n` | score.yaml:3: journeys[0].steps[0].request uses ${id} but the journey has no data file (add data: file.csv)
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{data: customers.csv, steps: [{request: 'GET /${customer}'}]}]\\n` | score.yaml:3: journeys[0].steps[0].request uses ${customer}, which is not a column of customers.csv (columns: customer_id, expected_score)
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{data: missing.csv, steps: [{request: 'GET /'}]}]\\n` | score.yaml:3: journeys[0].data names a file that does not exist: DIR/missing.csv
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{weight: 0, steps: [{request: 'GET /'}]}]\\n` | score.yaml:3: journeys[0].weight must be > 0 (got 0)
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{steps: []}]\\n` | score.yaml:3: journeys[0].steps must have at least one step
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{steps: [{request: 'GET /', check: {status: 700}}]}]\\n` | score.yaml:3: journeys[0].steps[0].check.status must be <= 599 (got 700)
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{steps: [{request: 'GET /', thnk: 1s}]}]\\n` | score.yaml:3: journeys[0].steps[0].thnk is not a known key (did you mean think?)
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nload: {rate: 2, duration: 1s}\\n` | score.yaml:3: load is given twice
+            `target: {url: 'http://h'}\\nload: [1, 2]\\n`                                     | score.yaml:2: load must be a mapping of model, arrivals, rate, stages, connections, pace, on_late, duration, warmup, max_concurrency, grace, seed (got a list)
+            `target: {url: 'http://h'\\n`                                                     | score.yaml:2: not valid YAML: expected ',' or '}', but got <stream end>
+            `# nothing here\n`                                                              | score.yaml: is empty
+            `~\n`                                                                            | score.yaml: is empty
+            """)
+    void a_bad_file_gets_a_message_naming_file_line_and_key(String yaml, String message) {
+        String text = yaml.replace("\\n", "\n");
+        assertThatThrownBy(() -> parse(text))
+                .isInstanceOf(ScenarioException.class)
+                .hasMessage(message.replace("DIR", dir.toString()));
+    }
+}

@@ -1,0 +1,125 @@
+package io.loadsmith.tester.transport.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.loadsmith.tester.engine.LoadTest;
+import io.loadsmith.tester.engine.RequestSource;
+import io.loadsmith.tester.engine.SystemScheduler;
+import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.result.RunResult;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Open, closed and paced runs through the real transport against a real server with a known service time. */
+class RealRunsIT {
+
+    private static TestServer server;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = TestServer.start();
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        server.close();
+    }
+
+    private RunResult run(TesterSpec spec, URI uri, JettyTransport.Options options) throws Exception {
+        try (SystemScheduler scheduler = SystemScheduler.start();
+             JettyTransport http = JettyTransport.start(scheduler, options)) {
+            return LoadTest.run(spec, scheduler, http, RequestSource.get(uri), dir.resolve(spec.name()));
+        }
+    }
+
+    /** The engine's identities (RunResult.Counts): every scheduled request ended one way; errors are among the completed. */
+    private static void assertCountsAddUp(RunResult.Counts c) {
+        assertThat(c.scheduled()).isEqualTo(c.completed() + c.dropped() + c.skipped());
+        assertThat(c.sent()).isLessThanOrEqualTo(c.scheduled() - c.skipped());
+        assertThat(c.errors()).isLessThanOrEqualTo(c.completed());
+    }
+
+    @Test
+    void an_open_run_sends_every_scheduled_request_with_a_known_service_time() throws Exception {
+        RunResult r = run(TesterSpec.open(200).arrivals(TesterSpec.Arrivals.CONSTANT).duration(1_000_000_000L)
+                .grace(2_000_000_000L).name("open"), server.uri("/sleep?ms=2"), JettyTransport.Options.connections(16));
+        RunResult.Counts c = r.counts();
+        assertThat(c.scheduled()).isEqualTo(200);
+        assertThat(c.sent()).isEqualTo(200);
+        assertThat(c.completed()).isEqualTo(200);
+        assertThat(c.errors()).isZero();
+        assertThat(c.dropped()).isZero();
+        assertCountsAddUp(c);
+        assertThat(r.latencyMs().service().p50()).isGreaterThanOrEqualTo(2.0);
+    }
+
+    @Test
+    void a_closed_run_counts_add_up() throws Exception {
+        RunResult r = run(TesterSpec.closed(2).duration(500_000_000L).grace(2_000_000_000L).name("closed"),
+                server.uri("/sleep?ms=5"), JettyTransport.Options.connections(2));
+        RunResult.Counts c = r.counts();
+        assertThat(c.sent()).isPositive();
+        assertThat(c.errors()).isZero();
+        assertThat(c.completed()).isEqualTo(c.sent());
+        assertCountsAddUp(c);
+        assertThat(r.latencyMs().service().p50()).isGreaterThanOrEqualTo(5.0);
+    }
+
+    @Test
+    void a_paced_run_sends_one_iteration_per_pace_per_connection() throws Exception {
+        RunResult r = run(TesterSpec.paced(4, 20_000_000L).duration(1_000_000_000L).grace(2_000_000_000L).name("paced"),
+                server.uri("/sleep?ms=2"), JettyTransport.Options.connections(4));
+        RunResult.Counts c = r.counts();
+        assertThat(c.scheduled()).isEqualTo(200);
+        assertThat(c.sent()).isEqualTo(200);
+        assertThat(c.completed()).isEqualTo(200);
+        assertCountsAddUp(c);
+    }
+
+    @Test
+    void a_slow_server_beyond_the_grace_is_dropped_not_fatal() throws Exception {
+        RunResult r = run(TesterSpec.open(20).arrivals(TesterSpec.Arrivals.CONSTANT).duration(500_000_000L)
+                .grace(200_000_000L).name("slow"), server.uri("/sleep?ms=1500"), JettyTransport.Options.connections(16));
+        RunResult.Counts c = r.counts();
+        assertThat(c.scheduled()).isEqualTo(10);
+        assertThat(c.sent()).isEqualTo(10);
+        assertThat(c.dropped()).isEqualTo(10);
+        assertThat(c.completed()).isZero();
+        assertCountsAddUp(c);
+    }
+
+    @Test
+    void a_refusing_server_is_counted_as_errors_not_fatal() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        RunResult r = run(TesterSpec.open(50).arrivals(TesterSpec.Arrivals.CONSTANT).duration(200_000_000L)
+                .grace(1_000_000_000L).name("refused"), URI.create("http://127.0.0.1:" + port + "/"),
+                JettyTransport.Options.connections(4));
+        RunResult.Counts c = r.counts();
+        assertThat(c.scheduled()).isEqualTo(10);
+        assertThat(c.errors()).isEqualTo(10);
+        assertThat(c.sent()).isZero();
+    }
+
+    @Test
+    void server_errors_are_counted_as_errors() throws Exception {
+        RunResult r = run(TesterSpec.open(100).arrivals(TesterSpec.Arrivals.CONSTANT).duration(200_000_000L)
+                .grace(1_000_000_000L).name("status"), server.uri("/status?code=500"), JettyTransport.Options.connections(4));
+        RunResult.Counts c = r.counts();
+        assertThat(c.scheduled()).isEqualTo(20);
+        assertThat(c.sent()).isEqualTo(20);
+        assertThat(c.completed()).isEqualTo(20);
+        assertThat(c.errors()).isEqualTo(20);
+    }
+}

@@ -1,0 +1,412 @@
+package io.loadsmith.stall.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.stall.control.StallController;
+import io.loadsmith.stall.gate.StallGate;
+import io.loadsmith.stall.plan.PlannedStall;
+import io.loadsmith.stall.plan.SeededPlanSpec;
+import io.loadsmith.stall.plan.StallKind;
+import io.loadsmith.stall.plan.StallPlan;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The admin API over real HTTP, on port 0, against a real controller. */
+@Timeout(60)
+class AdminServerIT {
+
+    private static final long MS = 1_000_000L;
+    private static final String SEEDED = "{\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, "
+            + "\"min_gap_ms\": 500, \"horizon_ms\": 60000, \"kind\": \"block\"}";
+
+    private final StallGate gate = new StallGate();
+    private final StallController controller = new StallController(Clock.system(), gate);
+    private final List<AdminServer> servers = new ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        servers.forEach(AdminServer::close);
+        controller.close();
+    }
+
+    private AdminClient start(AdminConfig.Builder config) {
+        AdminServer server = AdminServer.start(config.port(0).build(), controller);
+        servers.add(server);
+        return new AdminClient(server.address());
+    }
+
+    private AdminClient start() {
+        return start(AdminConfig.builder().version("1.2.3"));
+    }
+
+    // ---- the happy paths -------------------------------------------------------------------------
+
+    @Test
+    void arm_with_a_seeded_plan_answers_the_run_id_the_moment_of_arming_and_the_planned_stalls() throws Exception {
+        AdminClient admin = start();
+        long beforeNanos = System.nanoTime();
+        AdminClient.Answer answer = admin.postJson("/arm", SEEDED);
+        long afterNanos = System.nanoTime();
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.contentType()).isEqualTo("application/json");
+        JsonNode json = answer.json();
+        long armedAtNanos = json.get("armed_at_ns").asLong();
+        assertThat(armedAtNanos).isBetween(beforeNanos, afterNanos);
+        assertThat(json.get("run_id").asText()).isEqualTo(controller.lastRunId());
+        assertThat(json.get("kind").asText()).isEqualTo("block");
+        assertThat(json.get("horizon_ns").asLong()).isEqualTo(60_000 * MS);
+        List<PlannedStall> expected = StallPlan.seeded(
+                new SeededPlanSpec(7, 4000 * MS, 100 * MS, 500 * MS, 60_000 * MS), StallKind.BLOCK).stalls();
+        JsonNode stalls = json.get("stalls");
+        assertThat(stalls).hasSize(expected.size());
+        for (int i = 0; i < expected.size(); i++) {
+            assertThat(stalls.get(i).get("index").asInt()).isEqualTo(i);
+            assertThat(stalls.get(i).get("offset_ns").asLong()).isEqualTo(expected.get(i).offsetNanos());
+            assertThat(stalls.get(i).get("planned_start_ns").asLong()).isEqualTo(armedAtNanos + expected.get(i).offsetNanos());
+            assertThat(stalls.get(i).get("duration_ns").asLong()).isEqualTo(100 * MS);
+        }
+        assertThat(controller.armed()).isTrue();
+    }
+
+    @Test
+    void stalls_lists_every_window_that_happened_with_its_real_start_and_end() throws Exception {
+        AdminClient admin = start();
+        JsonNode armed = admin.postJson("/arm", "{\"stalls\": [{\"offset_ms\": 20, \"duration_ms\": 30}, "
+                + "{\"offset_ms\": 80.5, \"duration_ms\": 10.25}], \"kind\": \"spin\"}").json();
+        String runId = armed.get("run_id").asText();
+        assertThat(armed.get("stalls").get(1).get("offset_ns").asLong()).isEqualTo(80_500_000L);
+        awaitDisarmedByHorizon();
+
+        JsonNode page = admin.get("/stalls?run_id=" + runId).json();
+        assertThat(page.get("run_id").asText()).isEqualTo(runId);
+        assertThat(page.get("armed").asBoolean()).isFalse();
+        assertThat(page.get("next_index").asLong()).isEqualTo(2);
+        assertThat(page.get("more").asBoolean()).isFalse();
+        assertThat(page.get("dropped").asLong()).isZero();
+        JsonNode stalls = page.get("stalls");
+        assertThat(stalls).hasSize(2);
+        long armedAtNanos = armed.get("armed_at_ns").asLong();
+        for (int i = 0; i < 2; i++) {
+            JsonNode stall = stalls.get(i);
+            assertThat(stall.get("index").asLong()).isEqualTo(i);
+            assertThat(stall.get("run_id").asText()).isEqualTo(runId);
+            assertThat(stall.get("kind").asText()).isEqualTo("spin");
+            assertThat(stall.get("held").asLong()).isZero();
+            assertThat(stall.get("planned_start_ns").asLong()).isEqualTo(armed.get("stalls").get(i).get("planned_start_ns").asLong());
+            assertThat(stall.get("start_ns").asLong()).isGreaterThanOrEqualTo(stall.get("planned_start_ns").asLong());
+        }
+        assertThat(stalls.get(0).get("planned_start_ns").asLong()).isEqualTo(armedAtNanos + 20 * MS);
+        assertThat(stalls.get(1).get("end_ns").asLong() - stalls.get(1).get("start_ns").asLong()).isGreaterThanOrEqualTo(10_250_000L);
+
+        JsonNode second = admin.get("/stalls?run_id=" + runId + "&since_index=1").json();
+        assertThat(second.get("stalls")).hasSize(1);
+        assertThat(second.get("stalls").get(0).get("index").asLong()).isEqualTo(1);
+        assertThat(admin.get("/stalls").json().get("stalls")).hasSize(2);
+        assertThat(admin.get("/stalls?run_id=nope").json().get("stalls")).isEmpty();
+    }
+
+    @Test
+    void disarm_ends_the_stall_in_progress_and_answers_the_windows_so_far() throws Exception {
+        AdminClient admin = start(AdminConfig.builder().maxStalledShare(1.0));
+        String runId = admin.postJson("/arm", "{\"stalls\": [{\"offset_ms\": 10, \"duration_ms\": 50}, "
+                + "{\"offset_ms\": 100, \"duration_ms\": 5000}]}").json().get("run_id").asText();
+        while (controller.stalls(runId, 0).stalls().isEmpty() || gate.openWindow() == null) {
+            Thread.sleep(5);
+        }
+
+        JsonNode disarmed = admin.post("/disarm", null, "").json();
+        assertThat(disarmed.get("disarmed").asBoolean()).isTrue();
+        assertThat(disarmed.get("run_id").asText()).isEqualTo(runId);
+        assertThat(disarmed.get("stalls")).hasSize(2);
+        JsonNode cut = disarmed.get("stalls").get(1);
+        assertThat(cut.get("end_ns").asLong() - cut.get("start_ns").asLong()).isLessThan(5000 * MS);
+        assertThat(gate.openWindow()).isNull();
+
+        JsonNode again = admin.postJson("/disarm", "{}").json();
+        assertThat(again.get("disarmed").asBoolean()).isFalse();
+        assertThat(again.get("run_id").isNull()).isTrue();
+        assertThat(again.get("stalls")).isEmpty();
+    }
+
+    @Test
+    void clock_answers_the_monotonic_clock_the_wall_time_and_the_pid() throws Exception {
+        AdminClient admin = start();
+        long beforeNanos = System.nanoTime();
+        Instant beforeWall = Instant.now();
+        JsonNode clock = admin.get("/clock").json();
+        long afterNanos = System.nanoTime();
+
+        assertThat(clock.get("now_ns").asLong()).isBetween(beforeNanos, afterNanos);
+        assertThat(clock.get("pid").asLong()).isEqualTo(ProcessHandle.current().pid());
+        Instant wall = Instant.parse(clock.get("wall_time").asText());
+        assertThat(wall).isBetween(beforeWall.minusSeconds(1), Instant.now().plusSeconds(1));
+        assertThat(clock.get("wall_time_ms").asLong()).isEqualTo(wall.toEpochMilli());
+    }
+
+    @Test
+    void health_answers_the_version_whether_armed_and_the_hosts_details() throws Exception {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("entry_points", List.of("jetty12:Server#handle"));
+        details.put("version", "not allowed to override");
+        AdminClient admin = start(AdminConfig.builder().version("0.1.0").healthDetails(() -> details));
+        JsonNode before = admin.get("/health").json();
+        admin.postJson("/arm", SEEDED);
+        JsonNode after = admin.get("/health").json();
+
+        assertThat(before.get("status").asText()).isEqualTo("ok");
+        assertThat(before.get("version").asText()).isEqualTo("0.1.0");
+        assertThat(before.get("armed").asBoolean()).isFalse();
+        assertThat(before.get("entry_points").get(0).asText()).isEqualTo("jetty12:Server#handle");
+        assertThat(after.get("armed").asBoolean()).isTrue();
+        assertThat(after.get("last_run_id").asText()).isEqualTo(controller.lastRunId());
+    }
+
+    @Test
+    void health_survives_a_failing_details_supplier() throws Exception {
+        AdminClient admin = start(AdminConfig.builder().healthDetails(() -> {
+            throw new IllegalStateException("boom");
+        }));
+        AdminClient.Answer answer = admin.get("/health");
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.json().get("details_error").asText()).isEqualTo("java.lang.IllegalStateException: boom");
+    }
+
+    @Test
+    void metrics_answer_prometheus_text_with_stalls_stalled_seconds_and_held_requests() throws Exception {
+        AdminClient admin = start();
+        controller.arm(StallPlan.explicit(List.of(new PlannedStall(0, 10 * MS, 40 * MS)), StallKind.BLOCK));
+        while (gate.openWindow() == null) {
+            Thread.sleep(1);
+        }
+        Thread request = new Thread(gate::pass);
+        request.start();
+        request.join(5_000);
+        awaitDisarmedByHorizon();
+
+        AdminClient.Answer answer = admin.get("/metrics");
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.contentType()).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
+        assertThat(answer.body()).contains(
+                "# TYPE loadsmith_stalls_total counter\nloadsmith_stalls_total 1\n",
+                "# TYPE loadsmith_held_requests_total counter\nloadsmith_held_requests_total 1\n",
+                "# TYPE loadsmith_stall_records_dropped_total counter\nloadsmith_stall_records_dropped_total 0\n",
+                "# TYPE loadsmith_armed gauge\nloadsmith_armed 0\n");
+        double stalledSeconds = Double.parseDouble(answer.body().lines()
+                .filter(line -> line.startsWith("loadsmith_stalled_seconds_total ")).findFirst().orElseThrow().split(" ")[1]);
+        assertThat(stalledSeconds).isBetween(0.040, 0.090);
+    }
+
+    @Test
+    void the_admin_threads_pass_an_open_window_of_the_gate() throws Exception {
+        AdminClient admin = start(AdminConfig.builder().healthDetails(() -> {
+            gate.pass(); // would wait 5 s if the admin threads were not exempt
+            return Map.of("passed", true);
+        }));
+        controller.arm(StallPlan.explicit(List.of(new PlannedStall(0, 0, 5_000 * MS)), StallKind.BLOCK));
+        while (gate.openWindow() == null) {
+            Thread.sleep(1);
+        }
+        long beforeNanos = System.nanoTime();
+        JsonNode health = admin.get("/health").json();
+
+        assertThat(health.get("passed").asBoolean()).isTrue();
+        assertThat(System.nanoTime() - beforeNanos).isLessThan(2_000 * MS);
+        assertThat(gate.openWindow().held()).isZero();
+    }
+
+    @Test
+    void an_arm_refusal_answers_409_with_its_reason_and_arms_nothing() throws Exception {
+        AtomicReference<String> reason = new AtomicReference<>("no entry point instrumented yet");
+        AdminClient admin = start(AdminConfig.builder().armRefusal(() -> Optional.ofNullable(reason.get())));
+
+        AdminClient.Answer refused = admin.postJson("/arm", SEEDED);
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.error()).isEqualTo("no entry point instrumented yet");
+        assertThat(controller.armed()).isFalse();
+
+        reason.set(null);
+        assertThat(admin.postJson("/arm", SEEDED).status()).isEqualTo(200);
+    }
+
+    // ---- bad input -------------------------------------------------------------------------------
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        "malformed JSON | {\"seed\": 7, | body: malformed JSON at line 1, column 12: Unexpected end-of-input within/between Object entries",
+        "not an object | [1, 2] | `body: must be a JSON object such as {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 500, \"horizon_ms\": 60000, \"kind\": \"block\"}`",
+        "trailing content | {\"stalls\": [{\"offset_ms\": 1, \"duration_ms\": 1}]} {} | body: unexpected content after the JSON object at line 1, column 51",
+        "unknown field | {\"seed\": 7, \"colour\": \"red\"} | `colour: unknown field (a seeded plan takes seed, mean_interval_ms, duration_ms, min_gap_ms, horizon_ms, kind; an explicit one takes stalls, kind)`",
+        "seed as a string | {\"seed\": \"7\"} | seed: must be an integer (got the string \"7\")",
+        "seed as a fraction | {\"seed\": 7.5} | seed: must be an integer (got the number 7.5)",
+        "seed too big | {\"seed\": 99999999999999999999} | seed: must fit in 64 bits (got 99999999999999999999)",
+        "duration as a string | {\"duration_ms\": \"100ms\"} | duration_ms: must be a number of milliseconds (got the string \"100ms\")",
+        "kind as a number | {\"kind\": 1} | kind: must be a string (got the number 1)",
+        "unknown kind | `{\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 500, \"horizon_ms\": 60000, \"kind\": \"nap\"}` | kind: must be \"block\" or \"spin\" (got \"nap\")",
+        "missing field | {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 500} | `horizon_ms: missing (a seeded plan takes seed, mean_interval_ms, duration_ms, min_gap_ms, horizon_ms, kind; an explicit one takes stalls, kind)`",
+        "field twice | {\"seed\": 7, \"seed\": 8} | seed: given twice",
+        "min gap below duration | {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 50, \"horizon_ms\": 60000} | min_gap_ms: must be >= duration, start to start (got 50.0 ms < 100.0 ms)",
+        "zero duration | {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 0, \"min_gap_ms\": 500, \"horizon_ms\": 60000} | duration_ms: must be > 0 (got 0.0 ms)",
+        "stalls not an array | {\"stalls\": {}} | stalls: must be an array of {\"offset_ms\": ..., \"duration_ms\": ...} (got an object)",
+        "stall not an object | {\"stalls\": [5]} | stalls[0]: must be an object {\"offset_ms\": ..., \"duration_ms\": ...} (got the number 5)",
+        "stall without offset | {\"stalls\": [{\"duration_ms\": 5}]} | stalls[0].offset_ms: missing",
+        "stall with unknown field | {\"stalls\": [{\"offset_ms\": 5, \"duration_ms\": 5, \"at\": 1}]} | stalls[0].at: unknown field (a stall takes offset_ms, duration_ms)",
+        "overlapping stalls | {\"stalls\": [{\"offset_ms\": 100, \"duration_ms\": 50}, {\"offset_ms\": 120, \"duration_ms\": 50}]} | stalls[1].offset_ms: overlaps the stall before it (starts at 120.0 ms, before 150.0 ms)",
+        "seeded and explicit mixed | {\"seed\": 7, \"stalls\": [{\"offset_ms\": 100, \"duration_ms\": 50}]} | `seed: not allowed with stalls (an explicit plan takes stalls, kind; a seeded one takes seed, mean_interval_ms, duration_ms, min_gap_ms, horizon_ms, kind)`",
+        "stall over the cap | {\"seed\": 7, \"mean_interval_ms\": 40000, \"duration_ms\": 10001, \"min_gap_ms\": 20000, \"horizon_ms\": 60000} | duration_ms: 10001.0 ms is over the cap max_stall = 10000 ms (set by the service, not raisable through the API)",
+        "horizon over the cap | {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 500, \"horizon_ms\": 3600001} | horizon_ms: 3600001.0 ms is over the cap max_horizon = 3600000 ms (set by the service, not raisable through the API)",
+        "explicit horizon over the cap | {\"stalls\": [{\"offset_ms\": 3600000, \"duration_ms\": 1}]} | stalls: the last stall ends 3600001 ms after arming, over the cap max_horizon = 3600000 ms (set by the service, not raisable through the API)",
+        "share over the cap | {\"seed\": 7, \"mean_interval_ms\": 150, \"duration_ms\": 100, \"min_gap_ms\": 100, \"horizon_ms\": 60000} | duration_ms: the plan stalls 66.3 % of its horizon, over the cap max_stalled_share = 50.0 % (set by the service, not raisable through the API)",
+        "explicit share over the cap | {\"stalls\": [{\"offset_ms\": 0, \"duration_ms\": 100}]} | stalls: the plan stalls 100.0 % of its horizon, over the cap max_stalled_share = 50.0 % (set by the service, not raisable through the API)",
+    })
+    void a_bad_arm_body_answers_400_naming_the_field(String what, String body, String error) throws Exception {
+        AdminClient admin = start();
+        AdminClient.Answer answer = admin.postJson("/arm", body);
+        assertThat(answer.status()).as(what).isEqualTo(400);
+        assertThat(answer.contentType()).isEqualTo("application/json");
+        assertThat(answer.error()).isEqualTo(error);
+        assertThat(controller.armed()).isFalse();
+    }
+
+    @Test
+    void an_oversized_body_answers_413_with_or_without_a_content_length() throws Exception {
+        AdminClient admin = start();
+        String big = "{\"seed\": 7, \"kind\": \"" + "x".repeat(70_000) + "\"}";
+
+        AdminClient.Answer declared = admin.postJson("/arm", big);
+        assertThat(declared.status()).isEqualTo(413);
+        assertThat(declared.error()).isEqualTo("body: 70023 bytes is over the limit of 65536 bytes");
+
+        AdminClient.Answer chunked = admin.postChunked("/arm", big.getBytes());
+        assertThat(chunked.status()).isEqualTo(413);
+        assertThat(chunked.error()).isEqualTo("body: over the limit of 65536 bytes");
+        assertThat(admin.get("/health").status()).isEqualTo(200);
+    }
+
+    @Test
+    void a_wrong_content_type_answers_415() throws Exception {
+        AdminClient admin = start();
+        AdminClient.Answer form = admin.post("/arm", "application/x-www-form-urlencoded", SEEDED);
+        assertThat(form.status()).isEqualTo(415);
+        assertThat(form.error()).isEqualTo("Content-Type: must be application/json (got application/x-www-form-urlencoded)");
+        AdminClient.Answer none = admin.post("/arm", null, SEEDED);
+        assertThat(none.status()).isEqualTo(415);
+        assertThat(none.error()).isEqualTo("Content-Type: must be application/json (got none)");
+        assertThat(admin.post("/arm", "Application/JSON; charset=utf-8", SEEDED).status()).isEqualTo(200);
+    }
+
+    @Test
+    void a_wrong_method_answers_405_with_the_allowed_one() throws Exception {
+        AdminClient admin = start();
+        AdminClient.Answer getArm = admin.get("/arm");
+        assertThat(getArm.status()).isEqualTo(405);
+        assertThat(getArm.error()).isEqualTo("method GET not allowed on /arm (use POST)");
+        assertThat(getArm.headers().firstValue("Allow")).hasValue("POST");
+        AdminClient.Answer deleteStalls = admin.method("DELETE", "/stalls");
+        assertThat(deleteStalls.status()).isEqualTo(405);
+        assertThat(deleteStalls.error()).isEqualTo("method DELETE not allowed on /stalls (use GET)");
+    }
+
+    @Test
+    void an_unknown_path_answers_404_listing_the_endpoints() throws Exception {
+        AdminClient.Answer answer = start().get("/armm");
+        assertThat(answer.status()).isEqualTo(404);
+        assertThat(answer.error()).isEqualTo("no such endpoint: GET /armm (the admin API has POST /arm, POST /disarm, "
+                + "GET /stalls, GET /clock, GET /health, GET /metrics)");
+    }
+
+    @Test
+    void bad_query_parameters_answer_400_naming_them() throws Exception {
+        AdminClient admin = start();
+        assertThat(admin.get("/stalls?since_index=-1").error()).isEqualTo("since_index: must be an integer >= 0 (got -1)");
+        assertThat(admin.get("/stalls?since_index=abc").error()).isEqualTo("since_index: must be an integer >= 0 (got abc)");
+        assertThat(admin.get("/stalls?page=2").error()).isEqualTo("page: unknown parameter (GET /stalls takes run_id, since_index)");
+        assertThat(admin.get("/stalls?run_id=a&run_id=b").error()).isEqualTo("run_id: given twice");
+        assertThat(admin.get("/clock?x=1").error()).isEqualTo("query: /clock takes no parameters (got x=1)");
+        assertThat(admin.get("/stalls?page=2").status()).isEqualTo(400);
+    }
+
+    @Test
+    void disarm_with_fields_answers_400() throws Exception {
+        AdminClient.Answer answer = start().postJson("/disarm", "{\"now\": true}");
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.error()).isEqualTo("body: /disarm takes no fields (send nothing or {})");
+    }
+
+    // ---- the token -------------------------------------------------------------------------------
+
+    @Test
+    void with_a_token_every_call_needs_it() throws Exception {
+        AdminClient admin = start(AdminConfig.builder().token("s3cret"));
+
+        AdminClient.Answer missing = admin.get("/health");
+        assertThat(missing.status()).isEqualTo(401);
+        assertThat(missing.error()).isEqualTo("missing token: send the header Authorization: Bearer TOKEN");
+        assertThat(missing.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"loadsmith\"");
+
+        AdminClient.Answer wrong = admin.token("s3cre").postJson("/arm", SEEDED);
+        assertThat(wrong.status()).isEqualTo(401);
+        assertThat(wrong.error()).isEqualTo("wrong token");
+        assertThat(controller.armed()).isFalse();
+
+        assertThat(admin.token("s3cret").postJson("/arm", SEEDED).status()).isEqualTo(200);
+        assertThat(admin.get("/health").status()).isEqualTo(200);
+    }
+
+    @Test
+    void the_token_can_come_from_a_file(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("token"), "from-file\n");
+        AdminClient admin = start(AdminConfig.builder().tokenFile(file));
+        assertThat(admin.get("/clock").status()).isEqualTo(401);
+        assertThat(admin.token("from-file").get("/clock").status()).isEqualTo(200);
+    }
+
+    @Test
+    void binding_beyond_loopback_without_a_token_is_refused_at_start() {
+        assertThatThrownBy(() -> AdminServer.start(AdminConfig.builder().host("0.0.0.0").port(0).build(), controller))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("admin: binding to 0.0.0.0 (not loopback) needs a token (token or tokenFile): "
+                        + "the stall API will not be served unauthenticated beyond this host");
+    }
+
+    @Test
+    void an_empty_or_missing_token_file_is_refused_at_start(@TempDir Path dir) throws Exception {
+        Path empty = Files.writeString(dir.resolve("empty"), " \n");
+        assertThatThrownBy(() -> AdminServer.start(AdminConfig.builder().tokenFile(empty).port(0).build(), controller))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("tokenFile: " + empty + " is empty");
+        Path missing = dir.resolve("missing");
+        assertThatThrownBy(() -> AdminServer.start(AdminConfig.builder().tokenFile(missing).port(0).build(), controller))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("tokenFile: cannot read " + missing);
+    }
+
+    @Test
+    void caps_set_by_the_service_apply() throws Exception {
+        AdminClient admin = start(AdminConfig.builder().maxStall(Duration.ofMillis(50)).maxStalledShare(0.01));
+        assertThat(admin.postJson("/arm", SEEDED).error())
+                .isEqualTo("duration_ms: 100.0 ms is over the cap max_stall = 50 ms (set by the service, not raisable through the API)");
+    }
+
+    private void awaitDisarmedByHorizon() throws InterruptedException {
+        while (controller.armed()) {
+            Thread.sleep(5);
+        }
+    }
+}

@@ -1,0 +1,283 @@
+package io.loadsmith.stall.control;
+
+import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.stall.gate.StallGate;
+import io.loadsmith.stall.gate.StallWindow;
+import io.loadsmith.stall.plan.PlannedStall;
+import io.loadsmith.stall.plan.SeededPlanSpec;
+import io.loadsmith.stall.plan.StallKind;
+import io.loadsmith.stall.plan.StallPlan;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The controller with real threads on the real clock. Timing bounds are generous (a loaded, shared 2-core
+ * box): released no earlier than the end, and within 50 ms after it. Precise figures are in
+ * docs/benchmarks.md.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class StallControllerIT {
+
+    private static final long MS = 1_000_000L;
+    private static final long SLACK_NANOS = 50 * MS;
+
+    private final Clock clock = Clock.system();
+    private final StallGate gate = new StallGate();
+    private final StallController controller = new StallController(clock, gate);
+
+    @AfterEach
+    void close() {
+        controller.close();
+    }
+
+    private static StallPlan oneStall(long offsetMillis, long durationMillis, StallKind kind) {
+        return StallPlan.explicit(List.of(new PlannedStall(0, offsetMillis * MS, durationMillis * MS)), kind);
+    }
+
+    @Test
+    void sixty_four_threads_entering_a_200_ms_stall_are_all_held_and_all_released_at_its_end() throws Exception {
+        AtomicLongArray releasedAtNanos = new AtomicLongArray(64);
+        CountDownLatch windowOpen = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(64);
+        for (int i = 0; i < 64; i++) {
+            int request = i;
+            Thread thread = new Thread(() -> {
+                try {
+                    windowOpen.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                gate.pass();
+                releasedAtNanos.set(request, clock.nanoTime());
+                done.countDown();
+            }, "request-" + i);
+            thread.setDaemon(true);
+            thread.start();
+        }
+        ArmResult armed = controller.arm(oneStall(100, 200, StallKind.BLOCK));
+        awaitOpenWindow();
+        windowOpen.countDown();
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+
+        StallRecord stall = onlyStall(armed.runId());
+        assertThat(stall.held()).isEqualTo(64);
+        assertThat(stall.durationNanos()).isGreaterThanOrEqualTo(200 * MS);
+        assertThat(stall.plannedStartNanos()).isEqualTo(armed.armedAtNanos() + 100 * MS);
+        assertThat(stall.startNanos()).isGreaterThanOrEqualTo(stall.plannedStartNanos());
+        long plannedEndNanos = stall.startNanos() + 200 * MS;
+        for (int i = 0; i < 64; i++) {
+            assertThat(releasedAtNanos.get(i)).as("request %d released", i)
+                    .isGreaterThanOrEqualTo(plannedEndNanos)
+                    .isLessThan(plannedEndNanos + SLACK_NANOS);
+        }
+    }
+
+    @Test
+    void a_spin_stall_holds_and_releases_like_a_block_stall() throws Exception {
+        ArmResult armed = controller.arm(oneStall(50, 100, StallKind.SPIN));
+        long[] releasedAtNanos = new long[1];
+        Thread request = new Thread(() -> {
+            awaitOpenWindow();
+            gate.pass();
+            releasedAtNanos[0] = clock.nanoTime();
+        });
+        request.start();
+        request.join(10_000);
+
+        StallRecord stall = onlyStall(armed.runId());
+        assertThat(stall.kind()).isEqualTo(StallKind.SPIN);
+        assertThat(stall.held()).isEqualTo(1);
+        assertThat(releasedAtNanos[0]).isBetween(stall.startNanos() + 100 * MS, stall.startNanos() + 100 * MS + SLACK_NANOS);
+    }
+
+    @Test
+    void a_thread_arriving_as_the_window_closes_is_not_held() throws Exception {
+        ArmResult armed = controller.arm(oneStall(50, 100, StallKind.BLOCK));
+        StallWindow window;
+        while ((window = gate.openWindow()) == null) {
+            Thread.onSpinWait();
+        }
+        while (clock.nanoTime() - window.endNanos() < 0) {
+            Thread.onSpinWait();
+        }
+        long beforeNanos = clock.nanoTime();
+        gate.pass();
+        long passNanos = clock.nanoTime() - beforeNanos;
+
+        assertThat(passNanos).isLessThan(SLACK_NANOS);
+        assertThat(window.held()).isZero();
+        assertThat(onlyStall(armed.runId()).held()).isZero();
+    }
+
+    @Test
+    void disarm_in_the_middle_of_a_stall_releases_everyone_at_once() throws Exception {
+        ArmResult armed = controller.arm(oneStall(50, 5_000, StallKind.BLOCK));
+        CountDownLatch released = new CountDownLatch(8);
+        for (int i = 0; i < 8; i++) {
+            Thread thread = new Thread(() -> {
+                awaitOpenWindow();
+                gate.pass();
+                released.countDown();
+            });
+            thread.setDaemon(true);
+            thread.start();
+        }
+        StallWindow window = gate.openWindow();
+        while (window == null || window.held() < 8) {
+            Thread.sleep(1);
+            window = gate.openWindow();
+        }
+        assertThat(released.getCount()).isEqualTo(8);
+
+        long disarmedAtNanos = clock.nanoTime();
+        List<StallRecord> stalls = controller.disarm();
+        assertThat(released.await(2, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(stalls).hasSize(1);
+        assertThat(stalls.get(0).runId()).isEqualTo(armed.runId());
+        assertThat(stalls.get(0).held()).isEqualTo(8);
+        assertThat(stalls.get(0).endNanos()).isBetween(disarmedAtNanos, disarmedAtNanos + SLACK_NANOS);
+        assertThat(controller.armed()).isFalse();
+        assertThat(gate.openWindow()).isNull();
+    }
+
+    @Test
+    void arming_again_replaces_the_pending_plan() throws Exception {
+        ArmResult first = controller.arm(oneStall(300, 10, StallKind.BLOCK));
+        ArmResult second = controller.arm(StallPlan.explicit(List.of(
+                new PlannedStall(0, 20 * MS, 10 * MS), new PlannedStall(1, 60 * MS, 10 * MS)), StallKind.BLOCK));
+        Thread.sleep(500);
+
+        assertThat(second.runId()).isNotEqualTo(first.runId());
+        assertThat(controller.stalls(first.runId(), 0).stalls()).isEmpty();
+        assertThat(controller.stalls(second.runId(), 0).stalls()).extracting(StallRecord::index).containsExactly(0L, 1L);
+        assertThat(controller.stalls(null, 0).stalls()).hasSize(2);
+        assertThat(controller.lastRunId()).isEqualTo(second.runId());
+    }
+
+    @Test
+    void an_armed_plan_expires_at_its_horizon() throws Exception {
+        SeededPlanSpec spec = new SeededPlanSpec(7, 100 * MS, 10 * MS, 50 * MS, 300 * MS);
+        ArmResult armed = controller.arm(StallPlan.seeded(spec, StallKind.BLOCK));
+        assertThat(controller.armed()).isTrue();
+        while (clock.nanoTime() - (armed.armedAtNanos() + 300 * MS) < 0) {
+            Thread.sleep(5);
+        }
+        Thread.sleep(50);
+
+        assertThat(controller.armed()).isFalse();
+        List<StallRecord> stalls = controller.stalls(armed.runId(), 0).stalls();
+        assertThat(stalls).hasSize(armed.stalls().size());
+        for (int i = 0; i < stalls.size(); i++) {
+            assertThat(stalls.get(i).plannedStartNanos()).isEqualTo(armed.armedAtNanos() + armed.stalls().get(i).offsetNanos());
+            assertThat(stalls.get(i).startNanos()).isGreaterThanOrEqualTo(stalls.get(i).plannedStartNanos());
+            assertThat(stalls.get(i).durationNanos()).isGreaterThanOrEqualTo(10 * MS);
+        }
+    }
+
+    @Test
+    void since_index_pages_through_one_run() throws Exception {
+        List<PlannedStall> windows = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            windows.add(new PlannedStall(i, (10 + 10L * i) * MS, 2 * MS));
+        }
+        ArmResult armed = controller.arm(StallPlan.explicit(windows, StallKind.BLOCK));
+        while (controller.armed()) {
+            Thread.sleep(5);
+        }
+
+        StallPage from3 = controller.stalls(armed.runId(), 3);
+        assertThat(from3.stalls()).extracting(StallRecord::index).containsExactly(3L, 4L);
+        assertThat(from3.nextIndex()).isEqualTo(5);
+        assertThat(from3.more()).isFalse();
+        StallPage after = controller.stalls(armed.runId(), from3.nextIndex());
+        assertThat(after.stalls()).isEmpty();
+        assertThat(after.nextIndex()).isEqualTo(5);
+    }
+
+    @Test
+    void memory_stays_bounded_keeping_the_most_recent_windows_and_counting_the_dropped() throws Exception {
+        List<PlannedStall> tiny = new ArrayList<>();
+        for (int i = 0; i < StallPlan.MAX_STALLS; i++) {
+            tiny.add(new PlannedStall(i, 2_000L * i, 1_000));
+        }
+        controller.arm(StallPlan.explicit(tiny, StallKind.BLOCK));
+        while (controller.totals().stalls() < StallPlan.MAX_STALLS) {
+            Thread.sleep(10);
+        }
+        ArmResult last = controller.arm(StallPlan.explicit(List.of(
+                new PlannedStall(0, 0, 1_000), new PlannedStall(1, 2_000, 1_000), new PlannedStall(2, 4_000, 1_000)),
+                StallKind.BLOCK));
+        while (controller.totals().stalls() < StallPlan.MAX_STALLS + 3) {
+            Thread.sleep(10);
+        }
+
+        StallTotals totals = controller.totals();
+        assertThat(totals.droppedRecords()).isEqualTo(3);
+        assertThat(controller.stalls(null, 0).dropped()).isEqualTo(3);
+        assertThat(controller.stalls(last.runId(), 0).stalls()).hasSize(3);
+        StallPage firstPage = controller.stalls(null, 0);
+        assertThat(firstPage.stalls()).hasSize(StallController.PAGE_SIZE);
+        assertThat(firstPage.more()).isTrue();
+        assertThat(firstPage.stalls().get(0).index()).isEqualTo(3);
+    }
+
+    @Test
+    void burning_a_core_during_spin_windows_still_closes_them_on_time() throws Exception {
+        try (StallController burner = new StallController(clock, new StallGate(), true)) {
+            ArmResult armed = burner.arm(oneStall(20, 50, StallKind.SPIN));
+            while (burner.armed()) {
+                Thread.sleep(5);
+            }
+            StallRecord stall = burner.stalls(armed.runId(), 0).stalls().get(0);
+            assertThat(stall.durationNanos()).isBetween(50 * MS, 50 * MS + SLACK_NANOS);
+        }
+    }
+
+    @Test
+    void closing_ends_a_stall_in_progress_and_refuses_new_plans() throws Exception {
+        controller.arm(oneStall(10, 5_000, StallKind.BLOCK));
+        while (gate.openWindow() == null) {
+            Thread.sleep(1);
+        }
+        StallWindow window = gate.openWindow();
+
+        controller.close();
+
+        assertThat(window.isClosed()).isTrue();
+        assertThat(gate.openWindow()).isNull();
+        assertThat(controller.armed()).isFalse();
+        assertThatThrownBy(() -> controller.arm(oneStall(10, 10, StallKind.BLOCK)))
+                .isInstanceOf(IllegalStateException.class).hasMessage("the stall controller is closed");
+    }
+
+    /** Polls without spinning, so that 64 waiting threads leave the 2 cores to the controller. */
+    private void awaitOpenWindow() {
+        while (gate.openWindow() == null) {
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private StallRecord onlyStall(String runId) throws InterruptedException {
+        while (controller.armed()) {
+            Thread.sleep(5);
+        }
+        List<StallRecord> stalls = controller.stalls(runId, 0).stalls();
+        assertThat(stalls).hasSize(1);
+        return stalls.get(0);
+    }
+}

@@ -1,0 +1,199 @@
+package io.loadsmith.stall.gate;
+
+import io.loadsmith.stall.plan.StallKind;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The gate's logic on a manual clock: which threads it holds and when it lets them go. Real threads, no
+ * timing assertions (the release moments on the real clock are checked in StallControllerIT and measured
+ * in the benchmark).
+ */
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+class StallGateTest {
+
+    private static final long END_NANOS = 5_000_000_000L;
+
+    private final ManualClock clock = new ManualClock();
+    private final StallGate gate = new StallGate();
+    private final List<Thread> started = new ArrayList<>();
+
+    @AfterEach
+    void closeWindows() throws InterruptedException {
+        StallWindow window = gate.openWindow();
+        if (window != null) {
+            window.close();
+        }
+        for (Thread thread : started) {
+            thread.join(5_000);
+        }
+    }
+
+    @Test
+    void an_idle_gate_lets_every_thread_through() {
+        gate.pass();
+        assertThat(gate.openWindow()).isNull();
+    }
+
+    @Test
+    void a_block_window_holds_a_thread_parked_until_it_is_closed() throws Exception {
+        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        CompletableFuture<Void> passed = passOnNewThread("request-1");
+
+        awaitHeld(window, 1);
+        awaitState(started.get(0), Thread.State.TIMED_WAITING);
+        assertThat(passed).isNotDone();
+
+        window.close();
+        passed.get(5, TimeUnit.SECONDS);
+        assertThat(window.held()).isEqualTo(1);
+        assertThat(gate.openWindow()).isNull();
+    }
+
+    @Test
+    void a_held_thread_is_released_when_the_clock_reaches_the_end_even_if_nobody_closes_the_window() throws Exception {
+        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        CompletableFuture<Void> passed = passOnNewThread("request-1");
+        awaitHeld(window, 1);
+
+        clock.set(END_NANOS - 1);
+        assertThat(passed).isNotDone();
+        clock.set(END_NANOS);
+        passed.get(5, TimeUnit.SECONDS); // it parks for at most 50 ms at a time, then reads the clock again
+        assertThat(window.isClosed()).isFalse();
+    }
+
+    @Test
+    void sixty_four_threads_are_all_held_and_all_released_by_one_close() throws Exception {
+        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        List<CompletableFuture<Void>> passes = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            passes.add(passOnNewThread("request-" + i));
+        }
+        awaitHeld(window, 64);
+        assertThat(passes).noneMatch(CompletableFuture::isDone);
+
+        window.close();
+        CompletableFuture.allOf(passes.toArray(CompletableFuture[]::new)).get(5, TimeUnit.SECONDS);
+        assertThat(window.held()).isEqualTo(64);
+    }
+
+    @Test
+    void a_spin_window_holds_a_thread_busy_until_it_is_closed() throws Exception {
+        StallWindow window = gate.open(clock, END_NANOS, StallKind.SPIN);
+        CompletableFuture<Void> passed = passOnNewThread("request-1");
+        awaitHeld(window, 1);
+        assertThat(started.get(0).getState()).isEqualTo(Thread.State.RUNNABLE);
+        assertThat(passed).isNotDone();
+
+        window.close();
+        passed.get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void an_exempt_thread_passes_an_open_window_and_is_not_counted() throws Exception {
+        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        CompletableFuture<Void> passed = new CompletableFuture<>();
+        Thread admin = new Thread(() -> {
+            StallGate.exemptCurrentThread();
+            gate.pass();
+            passed.complete(null);
+        }, "admin");
+        admin.start();
+        started.add(admin);
+
+        passed.get(5, TimeUnit.SECONDS);
+        assertThat(window.held()).isZero();
+        assertThat(StallGate.isCurrentThreadExempt()).isFalse();
+    }
+
+    @Test
+    void a_thread_arriving_once_the_clock_has_reached_the_end_is_not_held() throws Exception {
+        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        clock.set(END_NANOS);
+        passOnNewThread("late").get(5, TimeUnit.SECONDS);
+        assertThat(window.held()).isZero();
+    }
+
+    @Test
+    void a_thread_arriving_after_the_close_is_not_held() throws Exception {
+        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        window.close();
+        passOnNewThread("late").get(5, TimeUnit.SECONDS);
+        assertThat(window.held()).isZero();
+    }
+
+    @Test
+    void an_interrupt_does_not_release_a_held_thread_and_its_flag_survives() throws Exception {
+        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        AtomicBoolean interruptedAfterPass = new AtomicBoolean();
+        CompletableFuture<Void> passed = new CompletableFuture<>();
+        Thread request = new Thread(() -> {
+            gate.pass();
+            interruptedAfterPass.set(Thread.currentThread().isInterrupted());
+            passed.complete(null);
+        }, "request");
+        request.start();
+        started.add(request);
+        awaitHeld(window, 1);
+
+        request.interrupt();
+        Thread.sleep(100);
+        assertThat(passed).isNotDone();
+
+        window.close();
+        passed.get(5, TimeUnit.SECONDS);
+        assertThat(interruptedAfterPass).isTrue();
+    }
+
+    @Test
+    void opening_a_window_closes_the_one_before_it() throws Exception {
+        StallWindow first = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        CompletableFuture<Void> passed = passOnNewThread("request-1");
+        awaitHeld(first, 1);
+
+        StallWindow second = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        passed.get(5, TimeUnit.SECONDS);
+        assertThat(first.isClosed()).isTrue();
+        assertThat(gate.openWindow()).isSameAs(second);
+    }
+
+    @Test
+    void the_global_gate_is_one_instance() {
+        assertThat(StallGate.global()).isSameAs(StallGate.global()).isNotSameAs(gate);
+    }
+
+    private CompletableFuture<Void> passOnNewThread(String name) {
+        CompletableFuture<Void> passed = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            gate.pass();
+            passed.complete(null);
+        }, name);
+        thread.setDaemon(true);
+        thread.start();
+        started.add(thread);
+        return passed;
+    }
+
+    private static void awaitHeld(StallWindow window, long count) throws InterruptedException {
+        while (window.held() < count) {
+            Thread.sleep(1);
+        }
+        assertThat(window.held()).isEqualTo(count);
+    }
+
+    private static void awaitState(Thread thread, Thread.State state) throws InterruptedException {
+        while (thread.getState() != state) {
+            Thread.sleep(1);
+        }
+    }
+}
