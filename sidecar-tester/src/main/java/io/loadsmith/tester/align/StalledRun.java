@@ -1,0 +1,125 @@
+package io.loadsmith.tester.align;
+
+import io.loadsmith.tester.engine.LoadTest;
+import io.loadsmith.tester.engine.RequestSource;
+import io.loadsmith.tester.engine.RunListener;
+import io.loadsmith.tester.engine.Scheduler;
+import io.loadsmith.tester.engine.SystemScheduler;
+import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.transport.Transport;
+import io.loadsmith.tester.transport.http.JettyTransport;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One tester run, with or without stalls: probes the agent's clock, runs the warm-up, arms the agent at
+ * the start of the counted run (the engine's {@link RunListener#countedStart} hook) with the plan's seed,
+ * runs, lets the engine wait out the grace, fetches the run's stalls from {@code GET /stalls}, disarms,
+ * checks that no planned stall inside the counted span is missing, and aligns the run's request log with
+ * the windows.
+ *
+ * <pre>{@code
+ * StalledRun.Outcome outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source, runDir, stalls);
+ * outcome.alignment().summary().sentDuringTotal();   // 0 for a closed loop
+ * }</pre>
+ */
+public final class StalledRun {
+
+    private StalledRun() {
+    }
+
+    /**
+     * What a run produced.
+     *
+     * @param result    the engine's result, with {@code stall} set and the per-stall entries in {@code stalls}
+     * @param offset    the clock offset used (SAME_CLOCK when the run had no stalls)
+     * @param armed     what {@code /arm} answered; null without stalls
+     * @param stalls    the run's stalls as the agent recorded them; empty without stalls
+     * @param alignment the alignment of the run's requests with them; null without stalls
+     * @param missing   indices of planned stalls inside the counted span that did not happen
+     */
+    public record Outcome(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
+                          RunAlignment alignment, List<Integer> missing) {
+    }
+
+    /**
+     * Runs against a real service over HTTP on the system clock.
+     *
+     * @param connections the HTTP client's pool size
+     * @param stalls      the agent to arm, or null for a run without stalls
+     * @param bins        the geometry of the stall-aligned bins (shared by every run that is drawn together)
+     */
+    public static Outcome real(TesterSpec tester, RequestSource source, int connections, Path runDir,
+                               AgentStalls stalls, AlignedBins bins) throws IOException {
+        try (SystemScheduler scheduler = SystemScheduler.start();
+             JettyTransport http = JettyTransport.start(scheduler, JettyTransport.Options.connections(connections))) {
+            return run(tester, scheduler, http, source, runDir, stalls, bins);
+        }
+    }
+
+    /** Runs on any scheduler and transport (the scheduler's clock must be the clock the agent is probed on). */
+    public static Outcome run(TesterSpec tester, Scheduler scheduler, Transport transport, RequestSource source,
+                              Path runDir, AgentStalls stalls, AlignedBins bins) throws IOException {
+        if (stalls == null) {
+            RunResult result = LoadTest.run(tester.stall(false), scheduler, transport, source, runDir);
+            return new Outcome(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
+        }
+        ClockOffset offset = ClockProbe.measure(scheduler, stalls.admin()::serverNanos, ClockProbe.DEFAULT_PROBES);
+        Arming arming = new Arming(stalls, tester.durationNanos());
+        RunResult result = LoadTest.run(tester.stall(true), scheduler, transport, source, runDir, arming);
+        if (arming.failure != null) {
+            throw arming.failure;
+        }
+        List<ServerStall> recorded;
+        try {
+            recorded = stalls.admin().stalls(arming.armed.runId());
+        } finally {
+            stalls.admin().disarm();
+        }
+        List<StallWindow> windows = new ArrayList<>();
+        List<Integer> indices = new ArrayList<>();
+        for (ServerStall stall : recorded) {
+            windows.add(StallWindow.onTesterClock(stall, offset));
+            indices.add(stall.index());
+        }
+        long countEndNanos = arming.countStartNanos + tester.durationNanos();
+        List<Integer> missing = MissingStalls.missing(arming.armed.stalls(),
+                offset.toTesterNanos(arming.armed.armedAtNanos()), countEndNanos, indices);
+        RunAlignment alignment = StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows,
+                tester.durationNanos(), bins, StallAlignment.DEFAULT_SCATTER_CAP, tester.seed());
+        String warning = MissingStalls.warning(missing);
+        if (warning != null) {
+            result = result.withWarnings(List.of(warning));
+        }
+        return new Outcome(result, offset, arming.armed, recorded, alignment, missing);
+    }
+
+    /** Arms the agent when the engine decides the counted start; remembers a failure for the caller. */
+    private static final class Arming implements RunListener {
+        private final AgentStalls stalls;
+        private final long horizonNanos;
+        AdminClient.Armed armed;
+        AdminException failure;
+        long countStartNanos;
+
+        Arming(AgentStalls stalls, long horizonNanos) {
+            this.stalls = stalls;
+            this.horizonNanos = horizonNanos;
+        }
+
+        @Override
+        public void countedStart(long startNanos) {
+            countStartNanos = startNanos;
+            try {
+                armed = stalls.admin().arm(stalls.spec(horizonNanos), stalls.kind());
+            } catch (AdminException e) {
+                failure = e;
+            }
+        }
+    }
+}

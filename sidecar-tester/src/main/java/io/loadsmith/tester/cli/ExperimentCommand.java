@@ -1,0 +1,101 @@
+package io.loadsmith.tester.cli;
+
+import io.loadsmith.tester.align.AdminException;
+import io.loadsmith.tester.experiment.Demo;
+import io.loadsmith.tester.experiment.ExperimentException;
+import io.loadsmith.tester.experiment.ExperimentRunner;
+import io.loadsmith.tester.experiment.ExperimentSpec;
+import io.loadsmith.tester.experiment.ServiceProcess;
+import io.loadsmith.tester.report.ReportWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.concurrent.Callable;
+
+/** {@code loadsmith experiment FILE.yaml}: rounds x arms x stall on/off, paired (docs/experiments.md). */
+@Command(name = "experiment", mixinStandardHelpOptions = true,
+        description = {"Run an experiment: every arm (tester) in every round, stall on and off, one seed per round",
+            "so runs pair up, the order rotating between rounds; then per-arm figures and paired verdicts."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  loadsmith experiment examples/experiments/quick-shape.yaml",
+            "  loadsmith experiment examples/experiments/lab-shape.yaml --out results/lab"})
+public final class ExperimentCommand implements Callable<Integer> {
+
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE", description = "The experiment file (YAML)")
+    Path file;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Where to write results (default: results/<name>-<time>)")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter console = spec.commandLine().getOut();
+        ExperimentSpec experiment;
+        try {
+            experiment = ExperimentSpec.parse(file);
+        } catch (ExperimentException e) {
+            throw new BadInputException(e.getMessage());
+        }
+        Path dir = out != null ? out : Path.of("results", experiment.name().replaceAll("[^A-Za-z0-9._-]", "_") + "-"
+                + LocalDateTime.now().format(STAMP));
+        if (Files.isRegularFile(dir.resolve("results.json"))) {
+            throw new BadInputException("--out " + dir + " already holds results.json; give a new folder");
+        }
+        Files.createDirectories(dir);
+        console.println("loadsmith experiment " + experiment.name() + ": " + Demo.machineLine());
+        console.printf("%d rounds x %d arms x stall %s, %d s each -> %s%n", experiment.rounds(), experiment.arms().size(),
+                experiment.stallStates().size() == 2 ? "on and off" : experiment.stallStates().get(0) ? "on" : "off",
+                experiment.durationNanos() / 1_000_000_000L, dir);
+        console.flush();
+        ServiceProcess.Jars jars = null;
+        if (experiment.service().managedThreads() > 0) {
+            jars = ServiceProcess.Jars.under(root());
+            String agent = System.getenv("LOADSMITH_AGENT_JAR");
+            if (agent != null && !agent.isBlank()) {
+                jars = new ServiceProcess.Jars(Path.of(agent), jars.service());
+            }
+            if (jars.missing() != null) {
+                throw new UnreachableException(jars.missing());
+            }
+        }
+        try {
+            ExperimentRunner.run(experiment, dir, console, jars);
+        } catch (AdminException e) {
+            if (e.badInput()) {
+                throw new BadInputException(e.getMessage());
+            }
+            throw new UnreachableException(e.getMessage());
+        }
+        try {
+            ReportWriter.write(dir);
+            console.printf("%nwrote %s and %s%n", dir.resolve("results.json"), dir.resolve(ReportWriter.REPORT_FILE));
+        } catch (RuntimeException e) {
+            console.printf("%nwrote %s (the report failed: %s)%n", dir.resolve("results.json"), e.getMessage());
+        }
+        console.flush();
+        return ExitCodes.OK;
+    }
+
+    private static Path root() {
+        try {
+            return ServiceProcess.findRoot(Path.of(ExperimentCommand.class.getProtectionDomain().getCodeSource()
+                    .getLocation().toURI()));
+        } catch (URISyntaxException | RuntimeException e) {
+            return ServiceProcess.findRoot(Path.of(""));
+        }
+    }
+}

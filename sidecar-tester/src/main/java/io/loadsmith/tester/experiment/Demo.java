@@ -1,0 +1,205 @@
+package io.loadsmith.tester.experiment;
+
+import io.loadsmith.stall.plan.StallKind;
+import io.loadsmith.tester.align.AgentStalls;
+import io.loadsmith.tester.align.AlignedBins;
+import io.loadsmith.tester.align.AlignedResults;
+import io.loadsmith.tester.align.StallCount;
+import io.loadsmith.tester.align.StallSummary;
+import io.loadsmith.tester.align.StalledRun;
+import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.result.RunResult;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code loadsmith demo}: the reference scored service with the agent in a child JVM, three testers
+ * against it one after another (a closed loop with one connection, a paced loop and an open loop at one
+ * rate), each meeting the same seeded stalls from its own start; then the side-by-side table, the
+ * per-stall counts, a two-line reading, results.json and the report. The service is always stopped.
+ */
+public final class Demo {
+
+    private static final long MS = 1_000_000L;
+    private static final long S = 1_000_000_000L;
+
+    /**
+     * What the demo runs.
+     *
+     * @param ratePerSecond      the open loop's Poisson rate and the paced loop's target
+     * @param pacedConnections   the paced loop's connections (pace = connections / rate)
+     * @param durationNanos      each counted run
+     * @param warmupRequests     each run's warm-up
+     * @param stallNanos         every stall's length
+     * @param meanIntervalNanos  mean start-to-start gap of stalls
+     * @param seed               the stall plan's and the schedules' seed
+     * @param serviceThreads     the service's request threads
+     * @param objectiveNanos     counts above it are reported
+     */
+    public record Options(double ratePerSecond, int pacedConnections, long durationNanos, long warmupRequests,
+                          long stallNanos, long meanIntervalNanos, long seed, int serviceThreads, long objectiveNanos) {
+
+        /** About two minutes on a 2-core box: 200/s, 4 paced connections, 25 s runs, 100 ms stalls about every 2 s. */
+        public static Options defaults() {
+            return new Options(200, 4, 25 * S, 400, 100 * MS, 2 * S, 7, 4, 20 * MS);
+        }
+
+        public Options withDuration(long nanos) {
+            return new Options(ratePerSecond, pacedConnections, nanos, warmupRequests, stallNanos, meanIntervalNanos,
+                    seed, serviceThreads, objectiveNanos);
+        }
+
+        public Options withWarmup(long requests) {
+            return new Options(ratePerSecond, pacedConnections, durationNanos, requests, stallNanos, meanIntervalNanos,
+                    seed, serviceThreads, objectiveNanos);
+        }
+
+        long paceNanos() {
+            return Math.round(pacedConnections * 1e9 / ratePerSecond);
+        }
+    }
+
+    /** One tester of the demo, named as its line in the table and the plot. */
+    public record Arm(String name, TesterSpec tester, int connections) {
+    }
+
+    private Demo() {
+    }
+
+    /** The three testers of the demo. */
+    public static List<Arm> arms(Options o) {
+        TesterSpec base = TesterSpec.closed(1).duration(o.durationNanos()).warmupRequests(o.warmupRequests())
+                .seed(o.seed()).objective(o.objectiveNanos()).grace(5 * S);
+        String rate = fmt(o.ratePerSecond(), 0);
+        return List.of(
+                new Arm("closed-1", base.name("closed-1"), 1),
+                new Arm("paced-" + o.pacedConnections(), copy(base, TesterSpec.paced(o.pacedConnections(), o.paceNanos()))
+                        .name("paced-" + o.pacedConnections()), o.pacedConnections()),
+                new Arm("open-" + rate, copy(base, TesterSpec.open(o.ratePerSecond())).name("open-" + rate), 256));
+    }
+
+    private static TesterSpec copy(TesterSpec from, TesterSpec to) {
+        return to.duration(from.durationNanos()).warmupRequests(from.warmupRequests()).seed(from.seed())
+                .objective(from.objectiveNanos()).grace(from.graceNanos());
+    }
+
+    /** Where the times come from: cores and load, printed first. */
+    public static String machineLine() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return String.format(Locale.ROOT, "times from this machine: %d cores, load average %s (1 min), %s %s, Java %s",
+                cores, load < 0 ? "unknown" : fmt(load, 2), System.getProperty("os.name"), System.getProperty("os.arch"),
+                System.getProperty("java.version"))
+                + (load > cores ? "\n  note: the load is above the core count: other work shares these cores, so the "
+                + "tester and the service compete with it (figures are noisier; the counts per stall are not)" : "");
+    }
+
+    /**
+     * Runs the demo against a service that is already up (its agent at {@code service.admin()}) and writes
+     * results into {@code out}. Returns the results document's path.
+     */
+    public static Path run(ServiceProcess service, Options o, Path out, PrintWriter console) throws IOException {
+        AgentStalls stalls = new AgentStalls(service.admin(), o.seed(), o.meanIntervalNanos(), o.stallNanos(),
+                Math.max(o.stallNanos(), Math.min(500 * MS, o.meanIntervalNanos())), StallKind.BLOCK);
+        AlignedBins bins = AlignedBins.forStall(o.stallNanos());
+        ScoreRequests requests = new ScoreRequests(service.url(), 20_000);
+        List<AlignedResults.Entry> entries = new ArrayList<>();
+        for (Arm arm : arms(o)) {
+            console.printf(Locale.ROOT, "running %-10s %s, %d s counted after %d warm-up requests...%n", arm.name(),
+                    describe(arm.tester()), o.durationNanos() / S, o.warmupRequests());
+            console.flush();
+            Path runDir = out.resolve("runs").resolve(arm.name());
+            StalledRun.Outcome outcome = StalledRun.real(arm.tester(), requests, arm.connections(), runDir, stalls, bins);
+            entries.add(new AlignedResults.Entry(runDir, outcome, arm.name()));
+        }
+        Path file = AlignedResults.write(out, AlignedResults.build(out, entries));
+        printTable(console, entries, o);
+        printPerStall(console, entries);
+        printReading(console, entries, o);
+        return file;
+    }
+
+    static String describe(TesterSpec t) {
+        return switch (t.model()) {
+            case CLOSED -> "closed loop, " + t.connections() + " connection" + (t.connections() == 1 ? "" : "s");
+            case PACED -> "paced loop, " + t.connections() + " connections, one request every "
+                    + fmt(t.paceNanos() / 1e6, 2) + " ms each";
+            case OPEN -> "open loop, Poisson arrivals at " + fmt(t.ratePerSecond(), 0) + "/s";
+        };
+    }
+
+    private static void printTable(PrintWriter out, List<AlignedResults.Entry> entries, Options o) {
+        out.println();
+        out.printf(Locale.ROOT, "%-10s %7s %8s %9s %9s %9s %9s %9s %7s %9s %8s%n", "tester", "sent", "rate/s",
+                "p50 ms", "p99 ms", "p99 corr", "max corr", "mean corr", ">" + fmt(o.objectiveNanos() / 1e6, 0) + "ms",
+                "in stalls", "overlap");
+        for (AlignedResults.Entry e : entries) {
+            RunResult r = e.outcome().result();
+            StallSummary s = e.outcome().alignment().summary();
+            out.printf(Locale.ROOT, "%-10s %7d %8s %9s %9s %9s %9s %9s %7d %9d %7s%%%n", e.line(), r.counts().sent(),
+                    fmt(r.achievedRate(), 1), fmt(r.latencyMs().service().p50(), 2), fmt(r.latencyMs().service().p99(), 2),
+                    fmt(r.latencyMs().corrected().p99(), 2), fmt(r.latencyMs().corrected().max(), 1),
+                    fmt(r.latencyMs().corrected().mean(), 2), r.aboveObjective().corrected(), s.sentDuringTotal(),
+                    fmt(100 * s.overlappingShare(), 2));
+        }
+        out.println("(p50/p99 ms: service latency, from the actual send; corr: corrected, from the intended send;"
+                + " in stalls: requests sent inside stall windows; overlap: share of requests whose lifetime met a stall)");
+    }
+
+    private static void printPerStall(PrintWriter out, List<AlignedResults.Entry> entries) {
+        out.println();
+        out.println("requests sent inside each stall window, per tester (agent's held count in brackets):");
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-6s", "stall"));
+        int most = 0;
+        for (AlignedResults.Entry e : entries) {
+            header.append(String.format(Locale.ROOT, " %14s", e.line()));
+            most = Math.max(most, e.outcome().alignment().stalls().size());
+        }
+        out.println(header);
+        for (int i = 0; i < most; i++) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-6d", i));
+            for (AlignedResults.Entry e : entries) {
+                List<StallCount> stalls = e.outcome().alignment().stalls();
+                line.append(i < stalls.size()
+                        ? String.format(Locale.ROOT, " %14s", stalls.get(i).sentDuring() + " (" + stalls.get(i).held() + ")")
+                        : String.format(Locale.ROOT, " %14s", "-"));
+            }
+            out.println(line);
+        }
+        for (AlignedResults.Entry e : entries) {
+            if (!e.outcome().missing().isEmpty()) {
+                out.println("warning: " + e.line() + ": planned stalls " + e.outcome().missing() + " did not happen");
+            }
+        }
+    }
+
+    private static void printReading(PrintWriter out, List<AlignedResults.Entry> entries, Options o) {
+        AlignedResults.Entry closed = entries.get(0);
+        AlignedResults.Entry paced = entries.get(1);
+        AlignedResults.Entry open = entries.get(2);
+        StallSummary c = closed.outcome().alignment().summary();
+        StallSummary op = open.outcome().alignment().summary();
+        double expected = o.ratePerSecond() * o.stallNanos() / 1e9;
+        out.println();
+        out.printf(Locale.ROOT, "Reading: the closed loop sent %d requests during its %d stalls (it waits with the service), "
+                        + "so only %s%% of its requests met a stall and its p99 (%s ms) %s.%n",
+                c.sentDuringTotal(), c.stallsMet(), fmt(100 * c.overlappingShare(), 2),
+                fmt(closed.outcome().result().latencyMs().corrected().p99(), 2),
+                c.p99CanSeeStalls() ? "can still show them" : "cannot show them");
+        out.printf(Locale.ROOT, "The open loop kept sending (%s per stall, ~%s expected at %s/s) and its corrected p99 "
+                        + "(%s ms) shows the stalls; the paced loop's p99 is %s ms.%n",
+                op.stallsMet() == 0 ? "-" : fmt(op.sentDuringTotal() / (double) op.stallsMet(), 1), fmt(expected, 0),
+                fmt(o.ratePerSecond(), 0), fmt(open.outcome().result().latencyMs().corrected().p99(), 2),
+                fmt(paced.outcome().result().latencyMs().corrected().p99(), 2));
+    }
+
+    static String fmt(double value, int decimals) {
+        return String.format(Locale.ROOT, "%." + decimals + "f", value);
+    }
+}

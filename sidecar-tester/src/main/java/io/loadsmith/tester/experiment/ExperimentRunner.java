@@ -1,0 +1,204 @@
+package io.loadsmith.tester.experiment;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.loadsmith.tester.align.AdminClient;
+import io.loadsmith.tester.align.AgentStalls;
+import io.loadsmith.tester.align.AlignedBins;
+import io.loadsmith.tester.align.AlignedResults;
+import io.loadsmith.tester.align.StalledRun;
+import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scenario.EngineMapping;
+import io.loadsmith.tester.scenario.Scenario;
+import io.loadsmith.tester.scenario.ScenarioParser;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Runs an experiment: rounds of every arm with stall on and off, one seed per round shared by every arm
+ * (so runs pair up), arms in an order that rotates between rounds, the service restarted before each run
+ * when asked; then the per-arm table, the paired comparisons and the optional analyses, all into one
+ * results.json with the top-level {@code experiment} object (docs/experiments.md).
+ */
+public final class ExperimentRunner {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ExperimentRunner() {
+    }
+
+    /** One run of the experiment. */
+    record Slot(ExperimentSpec.Arm arm, boolean stall) {
+        String label() {
+            return arm.name() + (stall ? "/stall" : "/no-stall");
+        }
+    }
+
+    /** Runs the experiment into {@code out}; {@code jars} is needed only for a managed service. */
+    public static Path run(ExperimentSpec spec, Path out, PrintWriter console, ServiceProcess.Jars jars)
+            throws IOException, InterruptedException {
+        List<Slot> base = new ArrayList<>();
+        for (ExperimentSpec.Arm arm : spec.arms()) {
+            for (boolean stall : spec.stallStates()) {
+                base.add(new Slot(arm, stall));
+            }
+        }
+        AlignedBins bins = AlignedBins.forStall(spec.stalls() != null ? spec.stalls().durationNanos() : 100_000_000L);
+        List<AlignedResults.Entry> entries = new ArrayList<>();
+        List<List<String>> orders = new ArrayList<>();
+        Map<String, Map<Boolean, Map<Integer, RunResult>>> results = new LinkedHashMap<>();
+        Map<String, Map<Boolean, Map<Integer, StalledRun.Outcome>>> outcomes = new LinkedHashMap<>();
+        ServiceProcess service = null;
+        int runNumber = 0;
+        try {
+            for (int round = 1; round <= spec.rounds(); round++) {
+                long seed = spec.seed() + round - 1;
+                List<Slot> order = RunOrder.forRound(base, round);
+                orders.add(order.stream().map(Slot::label).toList());
+                for (Slot slot : order) {
+                    runNumber++;
+                    if (spec.service().managedThreads() > 0 && (service == null || spec.service().restartEachRun())) {
+                        if (service != null) {
+                            service.close();
+                        }
+                        service = ServiceProcess.start(jars, spec.service().managedThreads(), List.of(),
+                                out.resolve("service-logs").resolve("run-" + runNumber + ".log"), 180);
+                    } else if (spec.service().restartCommand() != null) {
+                        restart(spec.service(), console);
+                    }
+                    if (spec.service().idleShare() > 0) {
+                        CpuIdle.waitUntilIdle(spec.service().idleShare(), spec.service().timeoutNanos(), console);
+                    }
+                    URI url = service != null ? service.url() : null;
+                    Scenario scenario = scenario(spec, slot.arm(), seed, url);
+                    URI target = scenario.target().url();
+                    TesterSpec tester = EngineMapping.tester(scenario).name(slot.arm().name()).round(round);
+                    AgentStalls stalls = slot.stall() ? agentStalls(spec, service, scenario, seed) : null;
+                    int connections = scenario.load().connections();
+                    if (scenario.load().model() == Scenario.Model.OPEN && scenario.load().maxConcurrency() > 0) {
+                        connections = Math.max(connections, scenario.load().maxConcurrency());
+                    }
+                    Path runDir = out.resolve("runs").resolve(String.format(Locale.ROOT, "r%d-%s-%s", round,
+                            safe(slot.arm().name()), slot.stall() ? "stall" : "nostall"));
+                    console.printf(Locale.ROOT, "round %d/%d, run %d: %-16s stall %-3s ...", round, spec.rounds(),
+                            runNumber, slot.arm().name(), slot.stall() ? "on" : "off");
+                    console.flush();
+                    StalledRun.Outcome outcome = StalledRun.real(tester, EngineMapping.source(scenario, target),
+                            connections, runDir, stalls, bins);
+                    RunResult r = outcome.result();
+                    console.printf(Locale.ROOT, " p99 %s ms (service %s ms), %d sent%s%n",
+                            Demo.fmt(r.latencyMs().corrected().p99(), 2), Demo.fmt(r.latencyMs().service().p99(), 2),
+                            r.counts().sent(), outcome.alignment() == null ? ""
+                                    : ", " + outcome.alignment().summary().sentDuringTotal() + " in "
+                                    + outcome.alignment().summary().stallsMet() + " stalls");
+                    console.flush();
+                    entries.add(new AlignedResults.Entry(runDir, outcome, slot.arm().name()));
+                    results.computeIfAbsent(slot.arm().name(), k -> new LinkedHashMap<>())
+                            .computeIfAbsent(slot.stall(), k -> new TreeMap<>()).put(round, r);
+                    outcomes.computeIfAbsent(slot.arm().name(), k -> new LinkedHashMap<>())
+                            .computeIfAbsent(slot.stall(), k -> new TreeMap<>()).put(round, outcome);
+                }
+            }
+        } finally {
+            if (service != null) {
+                service.close();
+            }
+        }
+        ObjectNode root = AlignedResults.build(out, entries);
+        root.set("experiment", ExperimentAnalysis.experiment(spec, orders, results, outcomes, out));
+        Path file = AlignedResults.write(out, root);
+        ExperimentAnalysis.print(console, spec, results, outcomes, (ObjectNode) root.get("experiment"));
+        return file;
+    }
+
+    static Scenario scenario(ExperimentSpec spec, ExperimentSpec.Arm arm, long seed, URI managedUrl) throws IOException {
+        ObjectNode load = (ObjectNode) JSON.readTree(arm.loadJson());
+        load.put("duration", spec.durationNanos() / 1_000_000 + "ms");
+        if (spec.warmup().matches("[0-9]+")) {
+            load.put("warmup", Long.parseLong(spec.warmup()));
+        } else {
+            load.put("warmup", spec.warmup());
+        }
+        load.put("grace", spec.graceNanos() / 1_000_000 + "ms");
+        load.put("seed", seed);
+        List<String> overrides = new ArrayList<>();
+        overrides.add("load=" + load);
+        if (managedUrl != null) {
+            overrides.add("target.url=" + managedUrl);
+        }
+        return ScenarioParser.parse(spec.scenario(), overrides);
+    }
+
+    private static AgentStalls agentStalls(ExperimentSpec spec, ServiceProcess service, Scenario scenario, long seed)
+            throws IOException {
+        ExperimentSpec.Stalls s = spec.stalls();
+        AdminClient admin;
+        if (service != null) {
+            admin = service.admin();
+        } else {
+            String token = s.tokenFile() == null ? null : AdminClient.readToken(s.tokenFile());
+            admin = AdminClient.of(s.admin(), token);
+        }
+        return new AgentStalls(admin, seed, s.meanIntervalNanos(), s.durationNanos(), s.minGapNanos(), s.kind());
+    }
+
+    private static void restart(ExperimentSpec.Service service, PrintWriter console) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder("sh", "-c", service.restartCommand()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (process.waitFor() != 0) {
+            throw new IOException("service.restart: the command exited with " + process.exitValue() + ": "
+                    + service.restartCommand());
+        }
+        if (service.health() == null) {
+            return;
+        }
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + service.timeoutNanos();
+        while (true) {
+            try {
+                HttpResponse<Void> answer = http.send(HttpRequest.newBuilder(service.health())
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
+                if (answer.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not up yet
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("service.health: " + service.health() + " did not answer 200 within "
+                        + service.timeoutNanos() / 1_000_000_000L + " s after the restart");
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    static String safe(String name) {
+        return name.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    /** True when the run folder holds a request log (windows need it). */
+    static boolean hasLog(Path runDir) {
+        return Files.isRegularFile(runDir.resolve(RequestLog.FILE_NAME));
+    }
+
+    static ArrayNode array() {
+        return JSON.createArrayNode();
+    }
+}

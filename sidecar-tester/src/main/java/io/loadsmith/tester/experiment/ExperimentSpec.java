@@ -1,0 +1,267 @@
+package io.loadsmith.tester.experiment;
+
+import io.loadsmith.stall.plan.StallKind;
+import io.loadsmith.tester.scenario.Durations;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A parsed experiment file (docs/experiments.md): arms (each a tester over one base scenario), rounds, stall
+ * on and off, the stall plan, how the service is started, and the analyses.
+ *
+ * @param name           the experiment's name
+ * @param file           where it was read from
+ * @param scenario       the base scenario file (target, journeys, objective); each arm replaces its load
+ * @param rounds         how many rounds (>= 1)
+ * @param durationNanos  every counted run
+ * @param warmup         the warm-up, as a scenario's load.warmup value (a count or a duration)
+ * @param graceNanos     every run's grace
+ * @param seed           round r uses seed + r - 1, in every arm
+ * @param stallStates    the stall states run in every round: [true], [false] or [true, false]
+ * @param stalls         the stall plan (admin null when the service is managed here)
+ * @param service        how the service is started
+ * @param arms           the testers
+ * @param metric         what pairs compare: p50, p99, max or mean, of corrected latency unless ":service"
+ * @param pairs          pairs of arm names to compare
+ * @param sweep          a rate sweep, or null
+ * @param windows        windows of a long run, or null
+ */
+public record ExperimentSpec(String name, Path file, Path scenario, int rounds, long durationNanos, String warmup,
+                             long graceNanos, long seed, List<Boolean> stallStates, Stalls stalls, Service service,
+                             List<Arm> arms, String metric, List<List<String>> pairs, Sweep sweep, Windows windows) {
+
+    /** The stall plan; {@code admin} is null when the managed service's agent is used. */
+    public record Stalls(URI admin, Path tokenFile, long meanIntervalNanos, long durationNanos, long minGapNanos,
+                         StallKind kind) {
+    }
+
+    /**
+     * How the service is run.
+     *
+     * @param managedThreads  > 0: the reference scored service is started here with the agent, with this many threads
+     * @param restartCommand  else: a shell command run before every run (null: the service is left alone)
+     * @param health          a URL polled until it answers 200 after a restart (null: none)
+     * @param timeoutNanos    how long to wait for health
+     * @param idleShare       the share of CPU time that must be idle over 2 s before a run (0: not checked)
+     * @param restartEachRun  managed: a fresh service before every run (else one for the whole experiment)
+     */
+    public record Service(int managedThreads, String restartCommand, URI health, long timeoutNanos, double idleShare,
+                          boolean restartEachRun) {
+    }
+
+    /** One tester: its name and its scenario {@code load} mapping as JSON. */
+    public record Arm(String name, String loadJson, double ratePerSecond) {
+    }
+
+    public record Sweep(List<String> arms, double boundMs, String metric) {
+    }
+
+    public record Windows(String arm, long windowNanos) {
+    }
+
+    private static final Set<String> ROOT = Set.of("name", "scenario", "rounds", "duration", "warmup", "grace", "seed",
+            "stall", "stalls", "service", "arms", "metric", "pairs", "sweep", "windows");
+    private static final Set<String> STALLS = Set.of("admin", "token_file", "mean_interval", "duration", "min_gap", "kind");
+    private static final Set<String> SERVICE = Set.of("managed", "threads", "restart", "health", "timeout", "idle");
+    private static final Set<String> ARM = Set.of("name", "load");
+    private static final Set<String> SWEEP = Set.of("arms", "bound", "metric");
+    private static final Set<String> WINDOWS = Set.of("arm", "window");
+    private static final Set<String> METRICS = Set.of("p50", "p99", "max", "mean", "p50:service", "p99:service",
+            "max:service", "mean:service");
+
+    /** Reads and checks an experiment file. */
+    public static ExperimentSpec parse(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ExperimentException(file + ": no such file");
+        } catch (IOException e) {
+            throw new ExperimentException(file + ": cannot read it (" + e.getMessage() + ")");
+        }
+        String label = file.getFileName().toString();
+        Path dir = file.toAbsolutePath().normalize().getParent();
+        YamlFields root = YamlFields.parse(text, label);
+        Map<String, YamlFields> f = root.mapping(ROOT);
+        String name = f.containsKey("name") ? f.get("name").string() : label.replaceFirst("\\.ya?ml$", "");
+        if (!f.containsKey("scenario")) {
+            throw root.error("needs scenario: the base scenario file (target, journeys, objective)");
+        }
+        Path scenario = dir.resolve(f.get("scenario").string()).normalize();
+        if (!Files.isRegularFile(scenario)) {
+            throw f.get("scenario").error("names " + scenario + ", which does not exist");
+        }
+        int rounds = f.containsKey("rounds") ? (int) f.get("rounds").integer(1) : 5;
+        if (!f.containsKey("duration")) {
+            throw root.error("needs duration: the counted length of every run, e.g. 30s");
+        }
+        long duration = f.get("duration").duration();
+        String warmup = f.containsKey("warmup") ? f.get("warmup").string() : "0";
+        long grace = f.containsKey("grace") ? f.get("grace").duration() : 5_000_000_000L;
+        long seed = f.containsKey("seed") ? f.get("seed").integer(Long.MIN_VALUE) : 1;
+        List<Boolean> states = stallStates(f.get("stall"));
+        Stalls stalls = null;
+        if (states.contains(true)) {
+            if (!f.containsKey("stalls")) {
+                throw root.error("needs stalls: (the stall plan) when stall is on");
+            }
+            stalls = stalls(f.get("stalls"), dir);
+        }
+        Service service = f.containsKey("service") ? service(f.get("service"))
+                : new Service(0, null, null, 60_000_000_000L, 0, false);
+        if (stalls != null && stalls.admin() == null && service.managedThreads() == 0) {
+            throw f.get("stalls").error("needs admin: the agent's admin URL (or a managed service: service.managed)");
+        }
+        if (!f.containsKey("arms")) {
+            throw root.error("needs arms: the testers to compare");
+        }
+        List<Arm> arms = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (YamlFields item : f.get("arms").sequence()) {
+            Map<String, YamlFields> a = item.mapping(ARM);
+            if (!a.containsKey("name") || !a.containsKey("load")) {
+                throw item.error("needs name and load");
+            }
+            String armName = a.get("name").string();
+            if (!names.add(armName)) {
+                throw a.get("name").error("repeats the arm name " + armName);
+            }
+            Map<String, YamlFields> load = a.get("load").mapping(Set.of("model", "arrivals", "rate", "stages",
+                    "connections", "pace", "on_late", "max_concurrency"));
+            double rate = load.containsKey("rate") ? load.get("rate").number() : 0;
+            if (load.containsKey("pace") && load.containsKey("connections")) {
+                rate = load.get("connections").number() * 1e9 / Durations.parse(load.get("pace").string());
+            }
+            arms.add(new Arm(armName, a.get("load").json(), rate));
+        }
+        if (arms.isEmpty()) {
+            throw f.get("arms").error("must list at least one arm");
+        }
+        String metric = f.containsKey("metric") ? f.get("metric").string() : "p99";
+        if (!METRICS.contains(metric)) {
+            throw f.get("metric").error("must be one of " + METRICS + " (got " + metric + ")");
+        }
+        List<List<String>> pairs = new ArrayList<>();
+        if (f.containsKey("pairs")) {
+            for (YamlFields pair : f.get("pairs").sequence()) {
+                List<YamlFields> two = pair.sequence();
+                if (two.size() != 2) {
+                    throw pair.error("must name two arms, e.g. [open-546, closed-1]");
+                }
+                for (YamlFields arm : two) {
+                    if (!names.contains(arm.string())) {
+                        throw arm.error("names no arm (arms: " + names + ")");
+                    }
+                }
+                pairs.add(List.of(two.get(0).string(), two.get(1).string()));
+            }
+        } else {
+            for (int i = 1; i < arms.size(); i++) {
+                pairs.add(List.of(arms.get(0).name(), arms.get(i).name()));
+            }
+        }
+        Sweep sweep = null;
+        if (f.containsKey("sweep")) {
+            Map<String, YamlFields> s = f.get("sweep").mapping(SWEEP);
+            List<String> sweepArms = new ArrayList<>();
+            for (YamlFields arm : s.get("arms") == null ? List.<YamlFields>of() : s.get("arms").sequence()) {
+                if (!names.contains(arm.string())) {
+                    throw arm.error("names no arm (arms: " + names + ")");
+                }
+                sweepArms.add(arm.string());
+            }
+            if (sweepArms.size() < 2 || !s.containsKey("bound")) {
+                throw f.get("sweep").error("needs arms (at least two open arms at different rates) and bound (e.g. 50ms)");
+            }
+            sweep = new Sweep(sweepArms, s.get("bound").duration() / 1e6, s.containsKey("metric") ? s.get("metric").string() : metric);
+        }
+        Windows windows = null;
+        if (f.containsKey("windows")) {
+            Map<String, YamlFields> w = f.get("windows").mapping(WINDOWS);
+            if (!w.containsKey("arm") || !names.contains(w.get("arm").string()) || !w.containsKey("window")) {
+                throw f.get("windows").error("needs arm (one of " + names + ") and window (e.g. 5s)");
+            }
+            windows = new Windows(w.get("arm").string(), w.get("window").duration());
+        }
+        return new ExperimentSpec(name, file, scenario, rounds, duration, warmup, grace, seed, states, stalls, service,
+                List.copyOf(arms), metric, List.copyOf(pairs), sweep, windows);
+    }
+
+    private static List<Boolean> stallStates(YamlFields field) {
+        if (field == null) {
+            return List.of(true, false);
+        }
+        List<Boolean> states = new ArrayList<>();
+        for (YamlFields item : field.isSequence() ? field.sequence() : List.of(field)) {
+            switch (item.string()) {
+                case "on", "true" -> states.add(true);
+                case "off", "false" -> states.add(false);
+                case "both" -> {
+                    states.add(true);
+                    states.add(false);
+                }
+                default -> throw item.error("must be on, off or both (got " + item.string() + ")");
+            }
+        }
+        return List.copyOf(new java.util.LinkedHashSet<>(states));
+    }
+
+    private static Stalls stalls(YamlFields field, Path dir) {
+        Map<String, YamlFields> s = field.mapping(STALLS);
+        URI admin = null;
+        if (s.containsKey("admin")) {
+            admin = URI.create(s.get("admin").string());
+            if (admin.getHost() == null) {
+                throw s.get("admin").error("must be an http://HOST:PORT address");
+            }
+        }
+        Path token = s.containsKey("token_file") ? dir.resolve(s.get("token_file").string()) : null;
+        long mean = s.containsKey("mean_interval") ? s.get("mean_interval").duration() : 4_000_000_000L;
+        long duration = s.containsKey("duration") ? s.get("duration").duration() : 100_000_000L;
+        long minGap = s.containsKey("min_gap") ? s.get("min_gap").duration() : Math.max(duration, 500_000_000L);
+        StallKind kind = StallKind.BLOCK;
+        if (s.containsKey("kind")) {
+            try {
+                kind = StallKind.fromWireName(s.get("kind").string());
+            } catch (IllegalArgumentException e) {
+                throw s.get("kind").error("must be block or spin (got " + s.get("kind").string() + ")");
+            }
+        }
+        if (minGap < duration || mean < minGap) {
+            throw field.error("needs duration <= min_gap <= mean_interval");
+        }
+        return new Stalls(admin, token, mean, duration, minGap, kind);
+    }
+
+    private static Service service(YamlFields field) {
+        Map<String, YamlFields> s = field.mapping(SERVICE);
+        int threads = 0;
+        boolean eachRun = false;
+        if (s.containsKey("managed")) {
+            String managed = s.get("managed").string();
+            if (!managed.equals("scoring-service")) {
+                throw s.get("managed").error("must be scoring-service (the reference scored service; got " + managed + ")");
+            }
+            threads = s.containsKey("threads") ? (int) s.get("threads").integer(1) : 8;
+            eachRun = !s.containsKey("restart") || s.get("restart").string().equals("each-run");
+        }
+        String restart = threads == 0 && s.containsKey("restart") ? s.get("restart").string() : null;
+        URI health = s.containsKey("health") ? URI.create(s.get("health").string()) : null;
+        long timeout = s.containsKey("timeout") ? s.get("timeout").duration() : 60_000_000_000L;
+        double idle = s.containsKey("idle") ? s.get("idle").number() : 0;
+        if (idle < 0 || idle >= 1) {
+            throw s.get("idle").error("must be a share from 0 to below 1, e.g. 0.95 (got " + idle + ")");
+        }
+        return new Service(threads, restart, health, timeout, idle, eachRun);
+    }
+}

@@ -1,0 +1,231 @@
+package io.loadsmith.tester.experiment;
+
+import io.loadsmith.tester.align.AdminClient;
+import io.loadsmith.tester.align.AdminException;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The reference scored service in a child JVM with the loadsmith agent attached, on free loopback ports:
+ * {@code java -javaagent:loadsmith-agent.jar=admin=127.0.0.1:APORT -jar scoring-service.jar --port 0 ...}.
+ * {@link #start} returns once the service printed its address and the agent's admin API answers
+ * {@code /health}. {@link #close} stops it (and a shutdown hook does, if the JVM exits first), so no
+ * process is left behind. The child's output goes to a log file.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    private static final Pattern LISTENING = Pattern.compile("scoring-service listening on (http://\\S+)");
+
+    private final Process process;
+    private final URI url;
+    private final AdminClient admin;
+    private final Thread hook;
+    private final Path log;
+
+    private ServiceProcess(Process process, URI url, AdminClient admin, Thread hook, Path log) {
+        this.process = process;
+        this.url = url;
+        this.admin = admin;
+        this.hook = hook;
+        this.log = log;
+    }
+
+    /** The jars the service needs, under the project's root folder. */
+    public record Jars(Path agent, Path service) {
+        /** {@code agent/target/loadsmith-agent.jar} and {@code examples/scoring-service/target/scoring-service.jar}. */
+        public static Jars under(Path root) {
+            return new Jars(root.resolve("agent/target/loadsmith-agent.jar"),
+                    root.resolve("examples/scoring-service/target/scoring-service.jar"));
+        }
+
+        /** What is missing, as a message naming the build that makes it; null when both jars are there. */
+        public String missing() {
+            List<String> missing = new ArrayList<>();
+            if (!Files.isRegularFile(agent)) {
+                missing.add(agent.toString());
+            }
+            if (!Files.isRegularFile(service)) {
+                missing.add(service.toString());
+            }
+            return missing.isEmpty() ? null : "missing " + String.join(" and ", missing)
+                    + ": build them with ./mvnw -B -q -DskipTests package -pl agent,examples/scoring-service -am";
+        }
+    }
+
+    /** The project's root: the first folder from {@code start} upwards that holds {@code agent/} and {@code examples/}. */
+    public static Path findRoot(Path start) {
+        for (Path dir = start.toAbsolutePath().normalize(); dir != null; dir = dir.getParent()) {
+            if (Files.isDirectory(dir.resolve("agent")) && Files.isDirectory(dir.resolve("examples"))
+                    && Files.isRegularFile(dir.resolve("pom.xml"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("cannot find the loadsmith project folder above " + start);
+    }
+
+    /**
+     * Starts the service with the agent.
+     *
+     * @param threads        the service's request threads
+     * @param serviceArgs    more options for the service (e.g. {@code --db PATH})
+     * @param log            where the child's output goes
+     * @param timeoutSeconds how long to wait for it to be ready
+     */
+    public static ServiceProcess start(Jars jars, int threads, List<String> serviceArgs, Path log, long timeoutSeconds)
+            throws IOException {
+        String missing = jars.missing();
+        if (missing != null) {
+            throw new IOException(missing);
+        }
+        int adminPort = freePort();
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx512m");
+        command.add("-Dsun.net.httpserver.nodelay=true");
+        command.add("-javaagent:" + jars.agent().toAbsolutePath() + "=admin=127.0.0.1:" + adminPort);
+        command.add("-jar");
+        command.add(jars.service().toAbsolutePath().toString());
+        command.add("--port");
+        command.add("0");
+        command.add("--threads");
+        command.add(Integer.toString(threads));
+        command.addAll(serviceArgs);
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Thread hook = new Thread(() -> destroy(process), "loadsmith-stop-service");
+        Runtime.getRuntime().addShutdownHook(hook);
+        CompletableFuture<URI> address = new CompletableFuture<>();
+        Thread pump = new Thread(() -> pump(process, log, address), "loadsmith-service-log");
+        pump.setDaemon(true);
+        pump.start();
+        AdminClient admin = AdminClient.of(URI.create("http://127.0.0.1:" + adminPort), null);
+        try {
+            URI url = address.get(timeoutSeconds, TimeUnit.SECONDS);
+            waitForAdmin(admin, timeoutSeconds);
+            return new ServiceProcess(process, url, admin, hook, log);
+        } catch (TimeoutException | ExecutionException | IOException e) {
+            stop(process, hook);
+            throw new IOException("the scoring service did not start within " + timeoutSeconds + " s"
+                    + (process.isAlive() ? "" : " (it exited with " + exitValue(process) + ")")
+                    + "; see " + log + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+        } catch (InterruptedException e) {
+            stop(process, hook);
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while the scoring service started", e);
+        }
+    }
+
+    private static void waitForAdmin(AdminClient admin, long timeoutSeconds) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (true) {
+            try {
+                admin.health();
+                return;
+            } catch (AdminException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static void pump(Process process, Path log, CompletableFuture<URI> address) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+             var out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                out.write(line);
+                out.newLine();
+                out.flush();
+                Matcher m = LISTENING.matcher(line);
+                if (!address.isDone() && m.find()) {
+                    address.complete(URI.create(m.group(1)));
+                }
+            }
+        } catch (IOException e) {
+            address.completeExceptionally(e);
+        } finally {
+            address.completeExceptionally(new IOException("the service's output ended before it printed its address"));
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+    }
+
+    private static String exitValue(Process process) {
+        try {
+            return Integer.toString(process.exitValue());
+        } catch (IllegalThreadStateException e) {
+            return "?";
+        }
+    }
+
+    /** The service's base URL, e.g. {@code http://127.0.0.1:41234}. */
+    public URI url() {
+        return url;
+    }
+
+    /** The agent's admin API. */
+    public AdminClient admin() {
+        return admin;
+    }
+
+    /** The child's process id. */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** The child's output. */
+    public Path log() {
+        return log;
+    }
+
+    /** Stops the service and waits for it to exit. Idempotent. */
+    @Override
+    public void close() {
+        stop(process, hook);
+    }
+
+    private static void stop(Process process, Thread hook) {
+        destroy(process);
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException ignored) {
+            // the JVM is already shutting down: the hook runs anyway
+        }
+    }
+
+    private static void destroy(Process process) {
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.loadsmith.tester.experiment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * End to end: the real agent on the reference scored service in a child JVM, three testers with stalls on,
+ * a few seconds each. results.json must carry every per-stall field for every tester.
+ */
+class DemoIT {
+
+    private static final long S = 1_000_000_000L;
+    private static final List<String> STALL_FIELDS = List.of("index", "start_ns", "end_ns", "held", "sent_during",
+            "intended_during", "in_flight_at_start", "overlapping");
+
+    @Test
+    void three_testers_meet_the_same_stalls_and_every_stall_is_counted_for_each(@TempDir Path out) throws Exception {
+        ServiceProcess.Jars jars = jars();
+        assertThat(jars.missing()).as("jars the test needs").isNull();
+        Demo.Options options = new Demo.Options(100, 2, 4 * S, 100, 100_000_000L, 1 * S, 7, 4, 20_000_000L);
+        StringWriter console = new StringWriter();
+
+        Path file;
+        try (ServiceProcess service = ServiceProcess.start(jars, 4, List.of(), out.resolve("service.log"), 180)) {
+            file = Demo.run(service, options, out, new PrintWriter(console, true));
+        }
+
+        JsonNode results = new ObjectMapper().readTree(file.toFile());
+        assertThat(results.at("/schema").asText()).isEqualTo("loadsmith/results/v1");
+        assertThat(results.at("/runs")).hasSize(3);
+        for (JsonNode run : results.get("runs")) {
+            assertThat(run.get("stall").asBoolean()).isTrue();
+            assertThat(run.get("stalls")).as("stalls of %s", run.get("name")).isNotEmpty();
+            for (JsonNode stall : run.get("stalls")) {
+                for (String field : STALL_FIELDS) {
+                    assertThat(stall.has(field)).as("%s of a stall of %s", field, run.get("name")).isTrue();
+                }
+                assertThat(stall.get("end_ns").asLong()).isGreaterThan(stall.get("start_ns").asLong());
+            }
+            assertThat(run.at("/stall_summary/stalls_met").asInt()).isPositive();
+            assertThat(run.at("/stall_summary/missing")).isEmpty();
+        }
+        JsonNode closed = results.at("/runs/0");
+        assertThat(closed.get("name").asText()).isEqualTo("closed-1");
+        // a closed loop with one connection sends at most once inside a window: only when the answer before
+        // passed the gate just before it closed and was still on its way; that send is then held to the end
+        assertThat(closed.get("stalls")).allSatisfy(stall -> assertThat(stall.get("sent_during").asLong()).isLessThanOrEqualTo(1));
+        assertThat(closedSendOffsetsInsideStalls(out, closed)).hasSize(closed.at("/stall_summary/sent_during_total").asInt());
+        JsonNode open = results.at("/runs/2");
+        assertThat(open.at("/stall_summary/sent_during_total").asLong()).isPositive();
+        assertThat(results.at("/alignment/series")).hasSize(3);
+        assertThat(results.at("/alignment/bin_ms").asDouble()).isEqualTo(5.0);
+        assertThat(console.toString()).contains("requests sent inside each stall window").contains("Reading:");
+    }
+
+    /** Offsets of sends inside stall windows, recounted from the request log (must agree with stall_summary). */
+    private static List<Long> closedSendOffsetsInsideStalls(Path out, JsonNode run) throws java.io.IOException {
+        List<Long> offsets = new java.util.ArrayList<>();
+        try (io.loadsmith.tester.record.RequestLog.Reader records = io.loadsmith.tester.record.RequestLog.read(
+                out.resolve(run.get("requests_log").asText()))) {
+            while (records.hasNext()) {
+                long sent = records.next().sentNanos();
+                for (JsonNode stall : run.get("stalls")) {
+                    if (sent >= stall.get("start_ns").asLong() && sent < stall.get("end_ns").asLong()) {
+                        offsets.add(sent - stall.get("start_ns").asLong());
+                    }
+                }
+            }
+        }
+        return offsets;
+    }
+
+    private static ServiceProcess.Jars jars() {
+        ServiceProcess.Jars jars = ServiceProcess.Jars.under(ServiceProcess.findRoot(Path.of("")));
+        String agent = System.getenv("LOADSMITH_AGENT_JAR");
+        return agent == null || agent.isBlank() ? jars : new ServiceProcess.Jars(Path.of(agent), jars.service());
+    }
+}

@@ -1,0 +1,72 @@
+package io.loadsmith.tester.experiment;
+
+import io.loadsmith.tester.scenario.Scenario;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ExperimentSpecTest {
+
+    private static final Path EXAMPLES = ServiceProcess.findRoot(Path.of("")).resolve("examples/experiments");
+
+    @Test
+    void the_lab_shape_example_reads_as_four_arms_five_rounds_stall_on_and_off() {
+        ExperimentSpec spec = ExperimentSpec.parse(EXAMPLES.resolve("lab-shape.yaml"));
+
+        assertThat(spec.rounds()).isEqualTo(5);
+        assertThat(spec.durationNanos()).isEqualTo(30_000_000_000L);
+        assertThat(spec.stallStates()).containsExactly(true, false);
+        assertThat(spec.arms()).extracting(ExperimentSpec.Arm::name)
+                .containsExactly("open-546", "closed-1", "closed-16", "paced-8");
+        assertThat(spec.arms().get(3).ratePerSecond()).isCloseTo(546.08, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(spec.stalls().meanIntervalNanos()).isEqualTo(4_000_000_000L);
+        assertThat(spec.service().managedThreads()).isEqualTo(1);
+        assertThat(spec.service().restartEachRun()).isTrue();
+        assertThat(spec.pairs()).containsExactly(List.of("open-546", "closed-1"), List.of("open-546", "paced-8"),
+                List.of("open-546", "closed-16"));
+        assertThat(spec.windows()).isEqualTo(new ExperimentSpec.Windows("open-546", 10_000_000_000L));
+    }
+
+    @Test
+    void an_arm_becomes_the_base_scenario_with_its_load_and_the_rounds_seed() throws Exception {
+        ExperimentSpec spec = ExperimentSpec.parse(EXAMPLES.resolve("lab-shape.yaml"));
+
+        Scenario paced = ExperimentRunner.scenario(spec, spec.arms().get(3), 3, URI.create("http://127.0.0.1:9999"));
+
+        assertThat(paced.load().model()).isEqualTo(Scenario.Model.PACED);
+        assertThat(paced.load().connections()).isEqualTo(8);
+        assertThat(paced.load().paceNanos()).isEqualTo(14_650_000L);
+        assertThat(paced.load().seed()).isEqualTo(3);
+        assertThat(paced.load().durationNanos()).isEqualTo(30_000_000_000L);
+        assertThat(paced.load().warmupRequests()).isEqualTo(400);
+        assertThat(paced.target().url()).isEqualTo(URI.create("http://127.0.0.1:9999"));
+        assertThat(paced.journeys()).hasSize(1);
+    }
+
+    @Test
+    void an_unknown_key_is_named_with_file_and_line(@TempDir Path dir) throws Exception {
+        Files.copy(EXAMPLES.resolve("../scenarios/score-fixed-rate.yaml"), dir.resolve("s.yaml"));
+        Path file = Files.writeString(dir.resolve("e.yaml"), "scenario: s.yaml\nduration: 5s\nstall: off\n"
+                + "arms:\n  - name: a\n    load: {model: closed, connections: 1}\n    lode: 3\n");
+
+        assertThatThrownBy(() -> ExperimentSpec.parse(file)).isInstanceOf(ExperimentException.class)
+                .hasMessageStartingWith("e.yaml:7: arms[0].lode is not a known key");
+    }
+
+    @Test
+    void stalls_on_without_an_agent_to_arm_are_refused(@TempDir Path dir) throws Exception {
+        Files.copy(EXAMPLES.resolve("../scenarios/score-fixed-rate.yaml"), dir.resolve("s.yaml"));
+        Path file = Files.writeString(dir.resolve("e.yaml"), "scenario: s.yaml\nduration: 5s\nstall: on\n"
+                + "stalls: {duration: 100ms}\narms:\n  - {name: a, load: {model: closed, connections: 1}}\n");
+
+        assertThatThrownBy(() -> ExperimentSpec.parse(file))
+                .hasMessage("e.yaml:4: stalls needs admin: the agent's admin URL (or a managed service: service.managed)");
+    }
+}
