@@ -105,7 +105,7 @@ final class Phase {
             return;
         }
         long offset = schedule.nextOffsetNanos();
-        if (offset < 0) {
+        if (offset < 0 || startNanos + offset >= endNanos) {
             arrivalsDone = true;
             return;
         }
