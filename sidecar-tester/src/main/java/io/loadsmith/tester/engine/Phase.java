@@ -39,6 +39,7 @@ final class Phase {
     private final ArrayDeque<Attempt> waiting = new ArrayDeque<>();
     private final Attempt inFlightHead = new Attempt(); // sentinel of the in-flight list
     private boolean stopping;
+    private boolean stopScheduled;
     private boolean finished;
 
     // what the engine itself observes (the recorder keeps the rest)
@@ -102,10 +103,11 @@ final class Phase {
     private void nextArrival() {
         if (journeysStarted >= journeyLimit) {
             arrivalsDone = true;
+            limitReached();
             return;
         }
         long offset = schedule.nextOffsetNanos();
-        if (offset < 0) {
+        if (offset < 0 || startNanos + offset >= endNanos) {
             arrivalsDone = true;
             return;
         }
@@ -140,6 +142,9 @@ final class Phase {
 
     private void startClosedJourney(int connection) {
         if (stopping || scheduler.nanoTime() >= endNanos || journeysStarted >= journeyLimit) {
+            if (journeysStarted >= journeyLimit) {
+                limitReached();
+            }
             connectionsRunning--;
             afterEvent();
             return;
@@ -180,6 +185,9 @@ final class Phase {
         }
         long arrival = iteration * spec.connections() + connection;
         if (stopping || intended >= endNanos || journeysStarted >= journeyLimit) {
+            if (journeysStarted >= journeyLimit) {
+                limitReached();
+            }
             connectionsRunning--;
             return;
         }
@@ -319,6 +327,14 @@ final class Phase {
     }
 
     // ---- the end
+
+    /** A phase bounded by a number of journeys (a warm-up) gets its grace from the moment the last one starts. */
+    private void limitReached() {
+        if (!stopScheduled && endNanos >= Long.MAX_VALUE / 4) {
+            stopScheduled = true;
+            scheduler.at(scheduler.nanoTime() + spec.graceNanos(), guarded(this::stop));
+        }
+    }
 
     private void stop() {
         if (finished) {

@@ -48,6 +48,8 @@ public final class EngineBench {
                             new Simulation.Target(1, ServiceTime.constant(10 * MS), plan), null, dir.resolve("s" + i));
                     System.out.printf("%.1f ms%n", (System.nanoTime() - t0) / 1e6);
                 }
+            } else if (what.equals("scheduler")) {
+                scheduler();
             } else if (what.equals("soak")) {
                 soak(dir);
             } else {
@@ -119,6 +121,33 @@ public final class EngineBench {
                 Runtime.getRuntime().maxMemory() >> 20,
                 usedAfterGc.stream().map(b -> String.valueOf(b >> 20)).toList(),
                 Files.size(dir.resolve("soak").resolve("requests.bin")) >> 20);
+    }
+
+    /** How late SystemScheduler runs tasks: 5,000 tasks 200 µs apart (1 s), three times. */
+    static void scheduler() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            int n = 5_000;
+            long[] lateness = new long[n];
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(n);
+            try (io.loadsmith.tester.engine.SystemScheduler scheduler = io.loadsmith.tester.engine.SystemScheduler.start()) {
+                long base = scheduler.nanoTime() + 50 * MS;
+                scheduler.at(scheduler.nanoTime(), () -> {
+                    for (int i = 0; i < n; i++) {
+                        int index = i;
+                        long at = base + i * 200_000L;
+                        scheduler.at(at, () -> {
+                            lateness[index] = scheduler.nanoTime() - at;
+                            done.countDown();
+                        });
+                    }
+                });
+                done.await();
+            }
+            Arrays.sort(lateness);
+            System.out.printf("SystemScheduler lateness over %d tasks 200 µs apart: p50 %.1f µs, p99 %.1f µs, "
+                    + "p99.9 %.1f µs, max %.1f µs%n", n, lateness[n / 2] / 1e3, lateness[n * 99 / 100] / 1e3,
+                    lateness[n * 999 / 1000] / 1e3, lateness[n - 1] / 1e3);
+        }
     }
 
     static long median(long[] values) {
