@@ -335,6 +335,10 @@ class AdminServerIT {
         AdminClient.Answer deleteStalls = admin.method("DELETE", "/stalls");
         assertThat(deleteStalls.status()).isEqualTo(405);
         assertThat(deleteStalls.error()).isEqualTo("method DELETE not allowed on /stalls (use GET)");
+        AdminClient.Answer head = admin.method("HEAD", "/health");
+        assertThat(head.status()).isEqualTo(405);
+        assertThat(head.headers().firstValue("Allow")).hasValue("GET");
+        assertThat(admin.get("/health").status()).isEqualTo(200);
     }
 
     @Test
