@@ -377,6 +377,9 @@ final class HtmlPage {
         if (e.rounds() != null) {
             b.append("<b>").append(e.rounds()).append("</b> rounds \u00b7 ");
         }
+        if (e.metric() != null) {
+            b.append("metric <b>").append(Html.esc(e.metric())).append("</b> \u00b7 ");
+        }
         b.append("arms: ");
         for (int i = 0; i < e.arms().size(); i++) {
             b.append(i > 0 ? ", " : "").append("<b>").append(Html.esc(e.arms().get(i))).append("</b>");
@@ -388,29 +391,37 @@ final class HtmlPage {
                     .append("<div class=\"chart\" id=\"chart-experiment-service\"></div></div>\n");
             downloads("experiment");
         }
-        if (!e.pairs().isEmpty()) {
-            b.append("<h3>Pairs</h3><p class=\"hint\">Differences a \u2212 b per round, in ms; <em>told apart</em> when the experiment ")
-                    .append("could tell the two arms apart on that metric.</p>\n<div class=\"scroll\"><table class=\"pairs\"><thead><tr><th>a</th><th>b</th>")
-                    .append("<th>metric</th><th>stall</th><th>median difference</th><th>differences per round</th><th>verdict</th></tr></thead><tbody>\n");
-            for (Pair p : e.pairs()) {
-                List<Double> d = new ArrayList<>(p.differencesMs());
-                d.sort(null);
-                Double median = d.isEmpty() ? null : d.size() % 2 == 1 ? d.get(d.size() / 2) : (d.get(d.size() / 2 - 1) + d.get(d.size() / 2)) / 2;
-                StringBuilder list = new StringBuilder();
-                for (Double v : p.differencesMs()) {
-                    list.append(list.length() == 0 ? "" : ", ").append(Html.ms(v));
-                }
-                b.append("<tr><td>").append(Html.esc(p.a())).append("</td><td>").append(Html.esc(p.b())).append("</td><td>")
-                        .append(Html.esc(p.metric())).append("</td><td>").append(Html.esc(p.stall())).append("</td><td class=\"n\">")
-                        .append(Html.ms(median)).append("</td><td class=\"n small\">").append(list).append("</td><td>")
-                        .append(p.toldApart() == null ? Html.NONE : p.toldApart() ? "<span class=\"badge pass\">told apart</span>" : "<span class=\"badge off\">not told apart</span>")
-                        .append("</td></tr>\n");
-            }
-            b.append("</tbody></table></div>\n");
-        }
+        pairsTable("Pairs", "Differences a \u2212 b per round, in ms; <em>told apart</em> when the experiment could tell the two "
+                + "arms apart on that metric.", e.pairs());
+        pairsTable("Stalls on against off", "Each arm with the stalls on against itself with them off: can this tester "
+                + "see the stalls at all?", e.stallVsNoStall());
         generic("Sweep", e.sweep());
         generic("Windows", e.windows());
         b.append("</section>\n");
+    }
+
+    private void pairsTable(String title, String hint, List<Pair> pairs) {
+        if (pairs.isEmpty()) {
+            return;
+        }
+        b.append("<h3>").append(Html.esc(title)).append("</h3><p class=\"hint\">").append(hint).append("</p>\n")
+                .append("<div class=\"scroll\"><table class=\"pairs\"><thead><tr><th>a</th><th>b</th><th>metric</th><th>stall</th>")
+                .append("<th>median difference</th><th>differences per round</th><th>verdict</th></tr></thead><tbody>\n");
+        for (Pair p : pairs) {
+            List<Double> d = new ArrayList<>(p.differencesMs());
+            d.sort(null);
+            Double median = d.isEmpty() ? null : d.size() % 2 == 1 ? d.get(d.size() / 2) : (d.get(d.size() / 2 - 1) + d.get(d.size() / 2)) / 2;
+            StringBuilder list = new StringBuilder();
+            for (Double v : p.differencesMs()) {
+                list.append(list.length() == 0 ? "" : ", ").append(Html.ms(v));
+            }
+            b.append("<tr><td>").append(Html.esc(p.a())).append("</td><td>").append(Html.esc(p.b())).append("</td><td>")
+                    .append(Html.esc(p.metric())).append("</td><td>").append(Html.esc(p.stall())).append("</td><td class=\"n\">")
+                    .append(Html.ms(median)).append("</td><td class=\"n small\">").append(list).append("</td><td>")
+                    .append(p.toldApart() == null ? Html.NONE : p.toldApart() ? "<span class=\"badge pass\">told apart</span>" : "<span class=\"badge off\">not told apart</span>")
+                    .append("</td></tr>\n");
+        }
+        b.append("</tbody></table></div>\n");
     }
 
     /** Parts whose shape is not fixed yet: shown as a key-value table, or as JSON text. */

@@ -47,6 +47,13 @@ import org.jfree.svg.SVGGraphics2D;
  * for pasting into a ticket: aligned, spectrum, timeline and experiment, each only when its data is there.
  */
 final class StaticCharts {
+    static {
+        // before any AWT class is touched: charts are drawn off screen, also where a DISPLAY is set
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
+    }
+
     static final Color[] PALETTE = {new Color(0x4363d8), new Color(0xe6194b), new Color(0x2f9e44), new Color(0xf58231),
         new Color(0x911eb4), new Color(0x1098ad), new Color(0xd6336c), new Color(0x9a6324), new Color(0x469990), new Color(0x808000)};
     private static final Color GRID = new Color(0xdee2e6);
@@ -54,12 +61,6 @@ final class StaticCharts {
     private static final int WIDTH = 1000;
     /** Most scatter points drawn per run in the files (the page draws them all): keeps the SVG small. */
     static final int MAX_SCATTER_POINTS = 2500;
-
-    static {
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
-    }
 
     private StaticCharts() {}
 

@@ -17,6 +17,9 @@
     var a = Math.abs(v);
     return a === 0 ? '0' : a < 0.1 ? v.toFixed(4) : a < 1 ? v.toFixed(3) : a < 10 ? v.toFixed(2) : a < 100 ? v.toFixed(1) : v.toFixed(0);
   }
+  function short(v) {
+    return String(+v.toFixed(4));
+  }
   function ninesLabel(x) {
     var p = 100 * (1 - 1 / x);
     var decimals = Math.max(0, Math.round(Math.log10(x)) - 2);
@@ -81,7 +84,7 @@
     draw('chart-aligned', base({
       tooltip: {trigger: 'axis', confine: true, valueFormatter: function (v) { return fmt(v); }},
       xAxis: withAxis(axisName('time from stall start (ms)'), {type: 'value', min: a.fromMs, max: a.toMs}),
-      yAxis: withAxis(axisName('sends per ' + fmt(a.binMs) + ' ms bin', 44), {type: 'value', min: 0, axisLine: {show: true, onZero: false}}),
+      yAxis: withAxis(axisName('sends per ' + short(a.binMs) + ' ms bin', 44), {type: 'value', min: 0, axisLine: {show: true, onZero: false}}),
       series: lines
     }));
     var dots = a.scatter.map(function (s, i) {

@@ -183,12 +183,14 @@ class ReportWriterTest {
         assertThat(html).contains("<td>open</td><td>closed</td><td>p99 corrected</td><td>on</td><td class=\"n\">152</td>"
                 + "<td class=\"n small\">152, 152, 151, 152, 151</td><td><span class=\"badge pass\">told apart</span></td>");
         assertThat(html).contains("<td>off</td><td class=\"n\">1.72</td>", "not told apart");
-        assertThat(html).contains("<th>parameter</th><td>rate</td>", "<th>warmup_ms</th><td>2000</td>");
+        assertThat(html).contains("metric <b>p99</b>", "<h3>Stalls on against off</h3>",
+                "<td>closed/stall</td><td>closed/no-stall</td><td>p99</td><td>on</td><td class=\"n\">0.400</td>");
+        assertThat(html).contains("<th>stall</th><td><pre>", "&quot;highest_rate_every_round&quot; : 250", "<th>window_s</th><td>1.0</td>");
         JsonNode experiment = chartData(page).get("experiment");
         assertThat(experiment.get("corrected")).hasSize(20);
         assertThat(experiment.get("service")).hasSize(20);
         JsonNode first = experiment.at("/corrected/0");
-        assertThat(first.get("run").asText()).isEqualTo("closed-r1-off");
+        assertThat(first.get("run").asText()).isEqualTo("closed r1 no-stall");
         assertThat(first.get("x").asDouble()).isCloseTo(-0.18 - 0.03, org.assertj.core.data.Offset.offset(1e-9));
         assertValidPng(dir.resolve("experiment.png"), 1000);
         assertValidSvg(dir.resolve("experiment.svg"));
