@@ -219,7 +219,7 @@ final class HtmlPage {
                     b.append("</td>");
                 }
                 b.append("<td class=\"kind\">").append(Html.esc(kindLabel(k.getKey(), l)));
-                if (k.getKey().equals("corrected") && "closed".equals(r.model())) {
+                if (k.getKey().equals("corrected") && "closed".equals(r.model()) && sameAs(l, r.latency().get("service"))) {
                     b.append("<br><small>= service: a closed loop has no schedule</small>");
                 }
                 b.append("</td>")
@@ -241,6 +241,11 @@ final class HtmlPage {
             b.append("</tbody>\n");
         }
         b.append("</table></div></section>\n");
+    }
+
+    private static boolean sameAs(Latency a, Latency b) {
+        return b != null && java.util.Objects.equals(a.p50(), b.p50()) && java.util.Objects.equals(a.p99(), b.p99())
+                && java.util.Objects.equals(a.max(), b.max());
     }
 
     private static String kindLabel(String kind, Latency l) {

@@ -127,6 +127,7 @@ class ReportWriterTest {
     void closed_paced_and_open_with_stalls_show_warnings_stalls_steps_and_verdicts() throws IOException {
         String html = tablesOf("closed-paced-open");
 
+        assertThat(html).contains("<td class=\"kind\">corrected<br><small>= service: a closed loop has no schedule</small></td>");
         assertThat(html).contains("<li><b>open:</b> tester was the bottleneck: send lateness p99 2.1 ms exceeds 1 ms for 3 s</li>");
         assertThat(html).contains("<td class=\"kind\">estimated (interval 0.54 ms)</td>", "<td class=\"kind\">estimated (interval 14.65 ms)</td>");
         // paced: corrected p99 187 against service p99 1.4
