@@ -219,7 +219,7 @@ final class HtmlPage {
                     b.append("</td>");
                 }
                 b.append("<td class=\"kind\">").append(Html.esc(kindLabel(k.getKey(), l)));
-                if (k.getKey().equals("corrected") && "closed".equals(r.model())) {
+                if (k.getKey().equals("corrected") && "closed".equals(r.model()) && sameAs(l, r.latency().get("service"))) {
                     b.append("<br><small>= service: a closed loop has no schedule</small>");
                 }
                 b.append("</td>")
@@ -241,6 +241,11 @@ final class HtmlPage {
             b.append("</tbody>\n");
         }
         b.append("</table></div></section>\n");
+    }
+
+    private static boolean sameAs(Latency a, Latency b) {
+        return b != null && java.util.Objects.equals(a.p50(), b.p50()) && java.util.Objects.equals(a.p99(), b.p99())
+                && java.util.Objects.equals(a.max(), b.max());
     }
 
     private static String kindLabel(String kind, Latency l) {
@@ -377,6 +382,9 @@ final class HtmlPage {
         if (e.rounds() != null) {
             b.append("<b>").append(e.rounds()).append("</b> rounds \u00b7 ");
         }
+        if (e.metric() != null) {
+            b.append("metric <b>").append(Html.esc(e.metric())).append("</b> \u00b7 ");
+        }
         b.append("arms: ");
         for (int i = 0; i < e.arms().size(); i++) {
             b.append(i > 0 ? ", " : "").append("<b>").append(Html.esc(e.arms().get(i))).append("</b>");
@@ -388,53 +396,93 @@ final class HtmlPage {
                     .append("<div class=\"chart\" id=\"chart-experiment-service\"></div></div>\n");
             downloads("experiment");
         }
-        if (!e.pairs().isEmpty()) {
-            b.append("<h3>Pairs</h3><p class=\"hint\">Differences a \u2212 b per round, in ms; <em>told apart</em> when the experiment ")
-                    .append("could tell the two arms apart on that metric.</p>\n<div class=\"scroll\"><table class=\"pairs\"><thead><tr><th>a</th><th>b</th>")
-                    .append("<th>metric</th><th>stall</th><th>median difference</th><th>differences per round</th><th>verdict</th></tr></thead><tbody>\n");
-            for (Pair p : e.pairs()) {
-                List<Double> d = new ArrayList<>(p.differencesMs());
-                d.sort(null);
-                Double median = d.isEmpty() ? null : d.size() % 2 == 1 ? d.get(d.size() / 2) : (d.get(d.size() / 2 - 1) + d.get(d.size() / 2)) / 2;
-                StringBuilder list = new StringBuilder();
-                for (Double v : p.differencesMs()) {
-                    list.append(list.length() == 0 ? "" : ", ").append(Html.ms(v));
-                }
-                b.append("<tr><td>").append(Html.esc(p.a())).append("</td><td>").append(Html.esc(p.b())).append("</td><td>")
-                        .append(Html.esc(p.metric())).append("</td><td>").append(Html.esc(p.stall())).append("</td><td class=\"n\">")
-                        .append(Html.ms(median)).append("</td><td class=\"n small\">").append(list).append("</td><td>")
-                        .append(p.toldApart() == null ? Html.NONE : p.toldApart() ? "<span class=\"badge pass\">told apart</span>" : "<span class=\"badge off\">not told apart</span>")
-                        .append("</td></tr>\n");
-            }
-            b.append("</tbody></table></div>\n");
-        }
+        pairsTable("Pairs", "Differences a \u2212 b per round, in ms; <em>told apart</em> when the experiment could tell the two "
+                + "arms apart on that metric.", e.pairs());
+        pairsTable("Stalls on against off", "Each arm with the stalls on against itself with them off: can this tester "
+                + "see the stalls at all?", e.stallVsNoStall());
         generic("Sweep", e.sweep());
         generic("Windows", e.windows());
         b.append("</section>\n");
     }
 
-    /** Parts whose shape is not fixed yet: shown as a key-value table, or as JSON text. */
+    private void pairsTable(String title, String hint, List<Pair> pairs) {
+        if (pairs.isEmpty()) {
+            return;
+        }
+        b.append("<h3>").append(Html.esc(title)).append("</h3><p class=\"hint\">").append(hint).append("</p>\n")
+                .append("<div class=\"scroll\"><table class=\"pairs\"><thead><tr><th>a</th><th>b</th><th>metric</th><th>stall</th>")
+                .append("<th>median difference</th><th>differences per round</th><th>verdict</th></tr></thead><tbody>\n");
+        for (Pair p : pairs) {
+            List<Double> d = new ArrayList<>(p.differencesMs());
+            d.sort(null);
+            Double median = d.isEmpty() ? null : d.size() % 2 == 1 ? d.get(d.size() / 2) : (d.get(d.size() / 2 - 1) + d.get(d.size() / 2)) / 2;
+            StringBuilder list = new StringBuilder();
+            for (Double v : p.differencesMs()) {
+                list.append(list.length() == 0 ? "" : ", ").append(Html.ms(v));
+            }
+            b.append("<tr><td>").append(Html.esc(p.a())).append("</td><td>").append(Html.esc(p.b())).append("</td><td>")
+                    .append(Html.esc(p.metric())).append("</td><td>").append(Html.esc(p.stall())).append("</td><td class=\"n\">")
+                    .append(Html.ms(median)).append("</td><td class=\"n small\">").append(list).append("</td><td>")
+                    .append(p.toldApart() == null ? Html.NONE : p.toldApart() ? "<span class=\"badge pass\">told apart</span>" : "<span class=\"badge off\">not told apart</span>")
+                    .append("</td></tr>\n");
+        }
+        b.append("</tbody></table></div>\n");
+    }
+
+    /** Parts whose shape is not fixed yet (sweep, windows): objects as key-value tables, lists as rows. */
     private void generic(String title, JsonNode node) {
         if (node == null) {
             return;
         }
         b.append("<h3>").append(Html.esc(title)).append("</h3>\n");
-        if (node.isObject()) {
-            b.append("<table class=\"kvtable\"><tbody>\n");
+        value(node);
+        b.append("\n");
+    }
+
+    private void value(JsonNode node) {
+        if (node == null || node.isNull()) {
+            b.append(Html.NONE);
+        } else if (node.isValueNode()) {
+            b.append(Html.esc(node.asText()));
+        } else if (node.isObject()) {
+            b.append("<table class=\"kvtable\"><tbody>");
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                JsonNode v = e.getValue();
                 b.append("<tr><th>").append(Html.esc(e.getKey())).append("</th><td>");
-                if (v.isValueNode()) {
-                    b.append(Html.esc(v.asText()));
-                } else {
-                    b.append("<pre>").append(Html.esc(v.toPrettyString())).append("</pre>");
-                }
-                b.append("</td></tr>\n");
+                value(e.getValue());
+                b.append("</td></tr>");
             }
-            b.append("</tbody></table>\n");
+            b.append("</tbody></table>");
         } else {
-            b.append("<pre>").append(Html.esc(node.toPrettyString())).append("</pre>\n");
+            boolean scalars = true;
+            boolean objects = node.size() > 0;
+            for (JsonNode item : node) {
+                scalars &= item.isValueNode() || item.isNull();
+                objects &= item.isObject();
+            }
+            if (scalars) {
+                List<String> items = new ArrayList<>();
+                node.forEach(item -> items.add(item.isNull() ? Html.NONE : Html.esc(item.asText())));
+                b.append(String.join(", ", items));
+            } else if (objects) {
+                Set<String> columns = new LinkedHashSet<>();
+                node.forEach(item -> item.fieldNames().forEachRemaining(columns::add));
+                b.append("<div class=\"scroll\"><table class=\"listtable\"><thead><tr>");
+                columns.forEach(c -> b.append("<th>").append(Html.esc(c)).append("</th>"));
+                b.append("</tr></thead><tbody>");
+                for (JsonNode item : node) {
+                    b.append("<tr>");
+                    for (String c : columns) {
+                        b.append("<td>");
+                        value(item.get(c));
+                        b.append("</td>");
+                    }
+                    b.append("</tr>");
+                }
+                b.append("</tbody></table></div>");
+            } else {
+                b.append("<pre>").append(Html.esc(node.toPrettyString())).append("</pre>");
+            }
         }
     }
 

@@ -60,7 +60,9 @@ record Results(Path file, String title, String when, Double clockOffsetNs, Doubl
     /** Points are [send offset from stall start ms, corrected latency ms]. */
     record AlignedScatter(String run, List<double[]> points) {}
 
-    record Experiment(Long rounds, List<String> arms, List<Pair> pairs, JsonNode sweep, JsonNode windows) {}
+    /** {@code stallVsNoStall}: each arm with stalls against itself without, when the experiment ran both. */
+    record Experiment(Long rounds, List<String> arms, String metric, List<Pair> pairs, List<Pair> stallVsNoStall,
+                      JsonNode sweep, JsonNode windows) {}
 
     record Pair(String a, String b, String metric, String stall, List<Double> differencesMs, Boolean toldApart) {}
 }

@@ -255,15 +255,21 @@ final class ResultsReader {
             return null;
         }
         String p = "experiment";
+        return new Experiment(f.integer(e, "rounds", p), f.texts(e, "arms", p), f.text(e, "metric", p),
+                pairs(e, "pairs"), pairs(e, "stall_vs_no_stall"), Fields.child(e, "sweep"), Fields.child(e, "windows"));
+    }
+
+    private List<Pair> pairs(JsonNode e, String name) {
         List<Pair> pairs = new ArrayList<>();
-        List<JsonNode> pn = f.array(e, "pairs", p);
+        List<JsonNode> pn = f.array(e, name, "experiment");
         for (int i = 0; i < pn.size(); i++) {
-            String pp = p + ".pairs[" + i + "]";
+            String pp = "experiment." + name + "[" + i + "]";
             JsonNode x = pn.get(i);
-            pairs.add(new Pair(f.text(x, "a", pp), f.text(x, "b", pp), f.text(x, "metric", pp), f.text(x, "stall", pp),
+            JsonNode stall = Fields.child(x, "stall");
+            String stallText = stall == null ? null : stall.isBoolean() ? (stall.booleanValue() ? "on" : "off") : f.text(x, "stall", pp);
+            pairs.add(new Pair(f.text(x, "a", pp), f.text(x, "b", pp), f.text(x, "metric", pp), stallText,
                     f.numbers(x, "differences_ms", pp), f.bool(x, "told_apart", pp)));
         }
-        return new Experiment(f.integer(e, "rounds", p), f.texts(e, "arms", p), pairs,
-                Fields.child(e, "sweep"), Fields.child(e, "windows"));
+        return pairs;
     }
 }

@@ -17,6 +17,9 @@
     var a = Math.abs(v);
     return a === 0 ? '0' : a < 0.1 ? v.toFixed(4) : a < 1 ? v.toFixed(3) : a < 10 ? v.toFixed(2) : a < 100 ? v.toFixed(1) : v.toFixed(0);
   }
+  function short(v) {
+    return String(+v.toFixed(4));
+  }
   function ninesLabel(x) {
     var p = 100 * (1 - 1 / x);
     var decimals = Math.max(0, Math.round(Math.log10(x)) - 2);
@@ -38,12 +41,26 @@
     for (var k in extra) o[k] = extra[k];
     return o;
   }
+  var pending = 0;
   function draw(id, option) {
     var el = document.getElementById(id);
     if (!el) return;
+    // draw every point at once (no progressive frames), so that "finished" means the whole chart is there
+    (option.series || []).forEach(function (series) { series.progressive = 0; });
     var c = echarts.init(el, null, {renderer: 'canvas'});
+    pending++;
+    var done = false;
+    c.on('finished', function () {
+      if (!done) { done = true; pending--; announce(); }
+    });
     c.setOption(option);
     charts.push(c);
+  }
+  var drawingDone = false;
+  function announce() {
+    if (!drawingDone || pending > 0 || (window.loadsmithReport && window.loadsmithReport.ready)) return;
+    window.loadsmithReport = {ready: true, charts: charts.length};
+    document.documentElement.setAttribute('data-charts-rendered', String(charts.length));
   }
   function axisName(name, gap) {
     return {name: name, nameLocation: 'middle', nameGap: gap || 30};
@@ -67,7 +84,7 @@
     draw('chart-aligned', base({
       tooltip: {trigger: 'axis', confine: true, valueFormatter: function (v) { return fmt(v); }},
       xAxis: withAxis(axisName('time from stall start (ms)'), {type: 'value', min: a.fromMs, max: a.toMs}),
-      yAxis: withAxis(axisName('sends per ' + fmt(a.binMs) + ' ms bin', 44), {type: 'value', min: 0}),
+      yAxis: withAxis(axisName('sends per ' + short(a.binMs) + ' ms bin', 44), {type: 'value', min: 0, axisLine: {show: true, onZero: false}}),
       series: lines
     }));
     var dots = a.scatter.map(function (s, i) {
@@ -80,7 +97,7 @@
           return esc(p.seriesName) + '<br>sent at ' + fmt(p.value[0]) + ' ms, corrected ' + fmt(p.value[1]) + ' ms';
         }},
         xAxis: withAxis(axisName('send time from stall start (ms)'), {type: 'value', min: a.fromMs, max: a.toMs}),
-        yAxis: withAxis(axisName('corrected latency (ms)', 44), {type: 'value', min: 0}),
+        yAxis: withAxis(axisName('corrected latency (ms)', 44), {type: 'value', min: 0, axisLine: {show: true, onZero: false}}),
         series: dots
       }));
     }
@@ -155,6 +172,7 @@
   });
 
   window.addEventListener('resize', function () { charts.forEach(function (c) { c.resize(); }); });
-  window.loadsmithReport = {ready: true, charts: charts.length};
-  document.documentElement.setAttribute('data-charts-rendered', String(charts.length));
+  // the page is ready once every chart has said it finished drawing (at once when there is none)
+  drawingDone = true;
+  announce();
 })();
