@@ -1,6 +1,7 @@
 package io.loadsmith.tester.cli;
 
-import java.lang.reflect.InvocationTargetException;
+import io.loadsmith.tester.report.ReportException;
+import io.loadsmith.tester.report.ReportWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -15,9 +16,6 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExample:%n", footer = "  loadsmith report results/score-open-20261129-171500")
 final class ReportCommand implements Callable<Integer> {
 
-    /** The report engineer's entry point, called by name so this module builds before it is merged. */
-    static final String REPORT_WRITER = "io.loadsmith.tester.report.ReportWriter";
-
     @Spec
     CommandSpec spec;
 
@@ -29,35 +27,17 @@ final class ReportCommand implements Callable<Integer> {
         if (!Files.isRegularFile(dir.resolve("results.json"))) {
             throw new BadInputException(dir + ": no results.json here (give the folder a run wrote)");
         }
-        if (!write(dir)) {
-            throw new BadInputException("this build has no report writer yet (" + REPORT_WRITER + ")");
-        }
+        write(dir);
         spec.commandLine().getOut().println("wrote " + dir.resolve("report.html"));
         return ExitCodes.OK;
     }
 
-    /**
-     * Calls {@code ReportWriter.write(dir)} when that class is on the class path.
-     * TODO(lead): once the report branch is merged, call io.loadsmith.tester.report.ReportWriter.write(dir)
-     * directly instead of by reflection.
-     *
-     * @return false when there is no report writer in this build
-     */
-    static boolean write(Path dir) {
-        Class<?> writer;
+    /** Writes report.html and the plots of {@code dir}; an unreadable results.json is bad input (exit 2). */
+    static void write(Path dir) {
         try {
-            writer = Class.forName(REPORT_WRITER);
-        } catch (ClassNotFoundException e) {
-            return false;
-        }
-        try {
-            writer.getMethod("write", Path.class).invoke(null, dir);
-            return true;
-        } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            throw new BadInputException("the report of " + dir + " cannot be written: " + cause);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("unexpected report writer API: " + e, e);
+            ReportWriter.write(dir);
+        } catch (ReportException e) {
+            throw new BadInputException(e.getMessage());
         }
     }
 }

@@ -7,6 +7,7 @@ import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.SystemScheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.report.ReportWriter;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
@@ -123,11 +124,10 @@ final class RunCommand implements Callable<Integer> {
         }
         ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), results);
         writeScenarioCopy(scenario, dir);
-        boolean reported = ReportCommand.write(dir);
+        ReportCommand.write(dir);
         stdout.println();
         ConsoleTable.print(stdout, result, verdicts);
-        stdout.printf("%nwrote %s (%s)%n", dir.resolve(ResultsWriter.FILE_NAME),
-                reported ? "report.html too" : "no report writer in this build");
+        stdout.printf("%nwrote %s and %s%n", dir.resolve(ResultsWriter.FILE_NAME), dir.resolve(ReportWriter.REPORT_FILE));
         stdout.flush();
         return verdicts.stream().allMatch(Slo.Verdict::pass) ? ExitCodes.OK : ExitCodes.SLO_FAILED;
     }
