@@ -537,6 +537,10 @@ public final class AdminServer implements AutoCloseable {
             Headers headers = exchange.getResponseHeaders();
             headers.set("Content-Type", type);
             headers.set("Cache-Control", "no-store");
+            if (exchange.getRequestMethod().equals("HEAD")) {
+                exchange.sendResponseHeaders(status, -1); // a HEAD answer has no body (the JDK warns otherwise)
+                return;
+            }
             exchange.sendResponseHeaders(status, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);

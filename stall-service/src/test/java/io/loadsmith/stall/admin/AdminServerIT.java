@@ -335,6 +335,10 @@ class AdminServerIT {
         AdminClient.Answer deleteStalls = admin.method("DELETE", "/stalls");
         assertThat(deleteStalls.status()).isEqualTo(405);
         assertThat(deleteStalls.error()).isEqualTo("method DELETE not allowed on /stalls (use GET)");
+        AdminClient.Answer head = admin.method("HEAD", "/health");
+        assertThat(head.status()).isEqualTo(405);
+        assertThat(head.headers().firstValue("Allow")).hasValue("GET");
+        assertThat(admin.get("/health").status()).isEqualTo(200);
     }
 
     @Test
@@ -397,6 +401,15 @@ class AdminServerIT {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("admin: binding to 0.0.0.0 (not loopback) needs a token (token or tokenFile): "
                         + "the stall API will not be served unauthenticated beyond this host");
+    }
+
+    @Test
+    void a_port_in_use_is_refused_at_start_naming_the_address() {
+        start();
+        int port = servers.get(0).address().getPort();
+        assertThatThrownBy(() -> AdminServer.start(AdminConfig.builder().port(port).build(), controller))
+                .isInstanceOf(java.io.UncheckedIOException.class)
+                .hasMessageStartingWith("admin: cannot listen on 127.0.0.1:" + port + ": ");
     }
 
     @Test
