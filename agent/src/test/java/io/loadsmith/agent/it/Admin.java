@@ -19,6 +19,8 @@ final class Admin {
 
     private final String baseUrl;
     private final String token;
+    /** The run the last {@link #arm} started; {@link #stalls()} asks for that run only. */
+    private volatile String lastRunId;
 
     Admin(String baseUrl, String token) {
         this.baseUrl = baseUrl;
@@ -64,11 +66,13 @@ final class Admin {
         if (reply.status() != 200) {
             throw new AssertionError("POST /arm answered " + reply.status() + ": " + reply.body());
         }
+        Matcher runId = Pattern.compile("\"run_id\":\"([^\"]+)\"").matcher(reply.body());
+        lastRunId = runId.find() ? runId.group(1) : null;
         return number(reply.body(), "armed_at_ns");
     }
 
     List<Window> stalls() throws IOException, InterruptedException {
-        Reply reply = get("/stalls");
+        Reply reply = get(lastRunId == null ? "/stalls" : "/stalls?run_id=" + lastRunId);
         if (reply.status() != 200) {
             throw new AssertionError("GET /stalls answered " + reply.status() + ": " + reply.body());
         }

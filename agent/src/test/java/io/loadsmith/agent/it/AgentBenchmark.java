@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  *     light traffic running;</li>
  * <li>JVM start-up time (process start to the app's first "PORT=" line) with and without the agent.</li>
  * </ol>
- * Arguments: {@code [rounds=5] [seconds=10] [connections=16]}.
+ * Arguments: {@code [rounds=5] [seconds=10] [connections=16] [all|throughput|stalls|startup]}.
  */
 public final class AgentBenchmark {
 
@@ -30,15 +30,22 @@ public final class AgentBenchmark {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         int connections = args.length > 2 ? Integer.parseInt(args[2]) : 16;
-        throughput(rounds, seconds, connections);
-        stallPrecision();
-        startup(7);
+        String only = args.length > 3 ? args[3] : "all";
+        if (only.equals("all") || only.equals("throughput")) {
+            throughput(rounds, seconds, connections);
+        }
+        if (only.equals("all") || only.equals("stalls")) {
+            stallPrecision();
+        }
+        if (only.equals("all") || only.equals("startup")) {
+            startup(7);
+        }
     }
 
     private static List<String> jvmArgs(boolean agent) {
         List<String> args = new ArrayList<>(List.of("-Xmx256m"));
         if (agent) {
-            args.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "=admin=127.0.0.1:0,log=warning");
+            args.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "=admin=127.0.0.1:0");
         }
         return args;
     }
