@@ -70,6 +70,7 @@ public final class AlignedResults {
                 AlignmentJson.writeRun(run, outcome.alignment(), outcome.missing());
                 run.put("clock_offset_ns", outcome.offset().offsetNanos());
                 run.put("clock_uncertainty_ns", outcome.offset().uncertaintyNanos());
+                run.put("clock_offset_used_ns", outcome.offset().forAlignment().offsetNanos());
                 run.put("run_id", outcome.armed().runId());
                 lines.computeIfAbsent(entry.line(), k -> new ArrayList<>()).add(outcome.alignment());
             } else {
