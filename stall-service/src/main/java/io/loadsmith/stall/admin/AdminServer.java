@@ -289,7 +289,12 @@ public final class AdminServer implements AutoCloseable {
             if (refusal.isPresent()) {
                 throw new AdminError(409, refusal.get());
             }
-            ArmResult result = controller.arm(plan);
+            ArmResult result;
+            try {
+                result = controller.arm(plan);
+            } catch (IllegalStateException e) {
+                throw new AdminError(409, "arming is refused: " + e.getMessage());
+            }
             sendJson(exchange, 200, out -> {
                 out.writeStringField("run_id", result.runId());
                 out.writeNumberField("armed_at_ns", result.armedAtNanos());
@@ -532,6 +537,10 @@ public final class AdminServer implements AutoCloseable {
             Headers headers = exchange.getResponseHeaders();
             headers.set("Content-Type", type);
             headers.set("Cache-Control", "no-store");
+            if (exchange.getRequestMethod().equals("HEAD")) {
+                exchange.sendResponseHeaders(status, -1); // a HEAD answer has no body (the JDK warns otherwise)
+                return;
+            }
             exchange.sendResponseHeaders(status, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);

@@ -132,12 +132,13 @@ public final class StallController implements AutoCloseable {
     }
 
     /**
-     * True while a plan is armed: from {@link #arm} until its horizon (or the end of its last window, if
-     * that closes later), a {@link #disarm} or a new arm.
+     * True while a plan is armed: from {@link #arm} until its horizon (or until its last window has
+     * closed, if that comes later), a {@link #disarm} or a new arm.
      */
     public boolean armed() {
         synchronized (lock) {
-            return run != null && (openEntry != null || clock.nanoTime() - run.expiresAtNanos() < 0);
+            return run != null && (openEntry != null || run.next < run.plan.stalls().size()
+                    || clock.nanoTime() - run.expiresAtNanos() < 0);
         }
     }
 

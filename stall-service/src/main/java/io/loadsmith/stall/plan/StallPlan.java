@@ -25,6 +25,12 @@ public final class StallPlan {
     /** The most stalls one plan may hold; a plan that would hold more is refused. */
     public static final int MAX_STALLS = 100_000;
 
+    /**
+     * The longest mean interval, 10^9 ms (about 11.6 days): an exponential draw is at most about 37 means,
+     * so gaps and offsets stay far from 64-bit overflow.
+     */
+    public static final long MAX_MEAN_INTERVAL_NANOS = 1_000_000_000L * Nanos.PER_MILLI;
+
     private final StallKind kind;
     private final List<PlannedStall> stalls;
     private final long horizonNanos;
@@ -118,6 +124,10 @@ public final class StallPlan {
         if (spec.meanIntervalNanos() < spec.minGapNanos()) {
             throw new PlanException("mean_interval", "must be >= min_gap (got "
                     + millis(spec.meanIntervalNanos()) + " < " + millis(spec.minGapNanos()) + ")");
+        }
+        if (spec.meanIntervalNanos() > MAX_MEAN_INTERVAL_NANOS) {
+            throw new PlanException("mean_interval", "must be at most " + millis(MAX_MEAN_INTERVAL_NANOS)
+                    + " (got " + millis(spec.meanIntervalNanos()) + ")");
         }
         if (spec.horizonNanos() <= 0) {
             throw new PlanException("horizon", "must be > 0 (got " + millis(spec.horizonNanos()) + ")");

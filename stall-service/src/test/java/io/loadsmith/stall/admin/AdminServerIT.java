@@ -234,6 +234,17 @@ class AdminServerIT {
     }
 
     @Test
+    void every_thread_of_the_admin_server_is_a_daemon_so_the_host_can_exit() throws Exception {
+        AdminClient admin = start();
+        assertThat(admin.get("/health").status()).isEqualTo(200);
+        List<Thread> serverThreads = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith(AdminServer.THREAD_NAME_PREFIX) || t.getName().equals("HTTP-Dispatcher"))
+                .toList();
+        assertThat(serverThreads).extracting(Thread::getName).contains("HTTP-Dispatcher");
+        assertThat(serverThreads).allMatch(Thread::isDaemon);
+    }
+
+    @Test
     void an_arm_refusal_answers_409_with_its_reason_and_arms_nothing() throws Exception {
         AtomicReference<String> reason = new AtomicReference<>("no entry point instrumented yet");
         AdminClient admin = start(AdminConfig.builder().armRefusal(() -> Optional.ofNullable(reason.get())));
@@ -264,6 +275,7 @@ class AdminServerIT {
         "missing field | {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 500} | `horizon_ms: missing (a seeded plan takes seed, mean_interval_ms, duration_ms, min_gap_ms, horizon_ms, kind; an explicit one takes stalls, kind)`",
         "field twice | {\"seed\": 7, \"seed\": 8} | seed: given twice",
         "min gap below duration | {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 50, \"horizon_ms\": 60000} | min_gap_ms: must be >= duration, start to start (got 50.0 ms < 100.0 ms)",
+        "absurd mean interval | {\"seed\": 7, \"mean_interval_ms\": 2e9, \"duration_ms\": 100, \"min_gap_ms\": 500, \"horizon_ms\": 60000} | mean_interval_ms: must be at most 1.0E9 ms (got 2.0E9 ms)",
         "zero duration | {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 0, \"min_gap_ms\": 500, \"horizon_ms\": 60000} | duration_ms: must be > 0 (got 0.0 ms)",
         "stalls not an array | {\"stalls\": {}} | stalls: must be an array of {\"offset_ms\": ..., \"duration_ms\": ...} (got an object)",
         "stall not an object | {\"stalls\": [5]} | stalls[0]: must be an object {\"offset_ms\": ..., \"duration_ms\": ...} (got the number 5)",
@@ -323,6 +335,10 @@ class AdminServerIT {
         AdminClient.Answer deleteStalls = admin.method("DELETE", "/stalls");
         assertThat(deleteStalls.status()).isEqualTo(405);
         assertThat(deleteStalls.error()).isEqualTo("method DELETE not allowed on /stalls (use GET)");
+        AdminClient.Answer head = admin.method("HEAD", "/health");
+        assertThat(head.status()).isEqualTo(405);
+        assertThat(head.headers().firstValue("Allow")).hasValue("GET");
+        assertThat(admin.get("/health").status()).isEqualTo(200);
     }
 
     @Test
@@ -385,6 +401,15 @@ class AdminServerIT {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("admin: binding to 0.0.0.0 (not loopback) needs a token (token or tokenFile): "
                         + "the stall API will not be served unauthenticated beyond this host");
+    }
+
+    @Test
+    void a_port_in_use_is_refused_at_start_naming_the_address() {
+        start();
+        int port = servers.get(0).address().getPort();
+        assertThatThrownBy(() -> AdminServer.start(AdminConfig.builder().port(port).build(), controller))
+                .isInstanceOf(java.io.UncheckedIOException.class)
+                .hasMessageStartingWith("admin: cannot listen on 127.0.0.1:" + port + ": ");
     }
 
     @Test

@@ -156,7 +156,10 @@ class StallControllerIT {
         ArmResult first = controller.arm(oneStall(300, 10, StallKind.BLOCK));
         ArmResult second = controller.arm(StallPlan.explicit(List.of(
                 new PlannedStall(0, 20 * MS, 10 * MS), new PlannedStall(1, 60 * MS, 10 * MS)), StallKind.BLOCK));
-        Thread.sleep(500);
+        while (controller.armed()) {
+            Thread.sleep(5);
+        }
+        Thread.sleep(300); // past the first plan's stall at 300 ms, had it survived
 
         assertThat(second.runId()).isNotEqualTo(first.runId());
         assertThat(controller.stalls(first.runId(), 0).stalls()).isEmpty();

@@ -102,6 +102,8 @@ class StallPlanTest {
         assertRefused(new SeededPlanSpec(1, 400 * MS, 100 * MS, 500 * MS, 60_000 * MS), "mean_interval",
                 "mean_interval: must be >= min_gap (got 400.0 ms < 500.0 ms)");
         assertRefused(new SeededPlanSpec(1, 4000 * MS, 100 * MS, 500 * MS, 0), "horizon", "horizon: must be > 0 (got 0.0 ms)");
+        assertRefused(new SeededPlanSpec(1, Long.MAX_VALUE, 100 * MS, 500 * MS, 60_000 * MS), "mean_interval",
+                "mean_interval: must be at most 1.0E9 ms (got 9.223372036854775E12 ms)");
         assertRefused(new SeededPlanSpec(1, 2 * MS, 1 * MS, 1 * MS, 3_600_000 * MS), "horizon",
                 "horizon: the plan would hold more than 100000 stalls; shorten the horizon or lengthen mean_interval");
     }
