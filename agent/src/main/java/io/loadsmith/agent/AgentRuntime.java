@@ -58,7 +58,9 @@ final class AgentRuntime {
                 inert("token: " + e.getMessage());
                 return;
             }
+            long t0 = System.nanoTime();
             GateBootstrap.appendToBootstrap(instrumentation);
+            long t1 = System.nanoTime();
             Class<?> gateClass = Class.forName(GATE_CLASS, true, null);
             List<Target> targets = Targets.enabled(options);
             MatchRegistry registry = new MatchRegistry(targets);
@@ -70,7 +72,11 @@ final class AgentRuntime {
                         + "); the service runs on untouched, no class was instrumented. Choose another port with admin=HOST:PORT");
                 return;
             }
+            long t2 = System.nanoTime();
             Instrumenter.install(instrumentation, targets, registry, gateClass);
+            long t3 = System.nanoTime();
+            AgentLog.debug("start-up: gate on the bootstrap path " + (t1 - t0) / 1_000_000 + " ms, admin API "
+                    + (t2 - t1) / 1_000_000 + " ms, instrumentation " + (t3 - t2) / 1_000_000 + " ms");
             System.setProperty(ADMIN_PROPERTY, address);
             List<String> names = new ArrayList<>();
             targets.forEach(t -> names.add(t.name()));

@@ -16,15 +16,18 @@ import java.lang.instrument.Instrumentation;
 /**
  * Puts the gate on the bootstrap class path, so that every class loader of the host (Spring Boot's,
  * Tomcat's web-app loaders, OSGi with boot delegation, the platform loader of jdk.httpserver) resolves
- * the same, one {@code StallGate} class. The relocated stall-service (and the relocated jackson-core it
- * uses) are copied from the agent jar into a temporary jar that is appended to the bootstrap search
- * path; the agent's own classes then resolve them there too (parent first), so the controller the admin
- * API drives and the advice in the host's classes share one gate.
+ * the same, one {@code StallGate} class. The gate and what it needs (the relocated stall-service
+ * packages {@code gate}, {@code clock} and {@code plan}, which use only java.base) are copied from the
+ * agent jar into a temporary jar that is appended to the bootstrap search path; the agent's own classes
+ * then resolve them there too (parent first), so the controller the admin API drives and the advice in
+ * the host's classes share one gate. The admin API and the controller stay in the agent's class loader:
+ * the bootstrap loader cannot see {@code com.sun.net.httpserver} (module jdk.httpserver).
  */
 final class GateBootstrap {
 
     /** Entry prefixes (in the shaded jar) of the classes that must live in the bootstrap loader. */
-    static final String[] BOOT_PREFIXES = {"io/loadsmith/agent/shaded/stall/", "io/loadsmith/agent/shaded/com/fasterxml/"};
+    static final String[] BOOT_PREFIXES = {
+        "io/loadsmith/agent/shaded/stall/gate/", "io/loadsmith/agent/shaded/stall/clock/", "io/loadsmith/agent/shaded/stall/plan/"};
 
     private GateBootstrap() {
     }

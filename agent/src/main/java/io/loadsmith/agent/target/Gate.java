@@ -1,0 +1,35 @@
+package io.loadsmith.agent.target;
+
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.matcher.ElementMatcher;
+
+/**
+ * One place where the agent calls the stall gate: the methods of one class that match, gated on
+ * entry, on exit, or both.
+ *
+ * @param typeName binary name of the class whose own methods are instrumented ({@code a.b.C$D})
+ * @param methods which of its declared methods
+ * @param methodLabel how {@code /health} names them ({@code handle(Request, Response, Callback)})
+ * @param onEnter gate before the method body runs
+ * @param onExit gate after it returns or throws
+ * @param requestPath true where a request passes (entry or response); every gate is, today
+ */
+public record Gate(String typeName, ElementMatcher<? super MethodDescription> methods, String methodLabel,
+                   boolean onEnter, boolean onExit, boolean requestPath) {
+
+    /** A gate at the start of the matching methods. */
+    public static Gate enter(String typeName, ElementMatcher<? super MethodDescription> methods, String methodLabel) {
+        return new Gate(typeName, methods, methodLabel, true, false, true);
+    }
+
+    /** A gate at the start and at the end of the matching methods. */
+    public static Gate around(String typeName, ElementMatcher<? super MethodDescription> methods, String methodLabel) {
+        return new Gate(typeName, methods, methodLabel, true, true, true);
+    }
+
+    /** How {@code /health} shows this gate: {@code a.b.C#method (entry)}. */
+    public String describe() {
+        String where = onEnter && onExit ? "entry and exit" : onEnter ? "entry" : "exit";
+        return typeName + "#" + methodLabel + " (" + where + ")";
+    }
+}

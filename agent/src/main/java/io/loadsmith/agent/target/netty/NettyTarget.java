@@ -1,0 +1,34 @@
+package io.loadsmith.agent.target.netty;
+
+import static net.bytebuddy.matcher.ElementMatchers.isBridge;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+
+import io.loadsmith.agent.target.Gate;
+import io.loadsmith.agent.target.Target;
+import java.util.List;
+
+/**
+ * Netty 4.1 and 4.2 HTTP/1.x servers (Reactor Netty, Vert.x, Micronaut, plain Netty). Entry:
+ * {@code HttpRequestDecoder#createMessage}, called once the request line is decoded. Response:
+ * {@code HttpResponseEncoder#encodeInitialLine}, called before the status line is written. Both run on
+ * the channel's event loop, so a stall holds the event loop itself, exactly as a blocked event loop
+ * would: every connection served by it waits.
+ */
+public final class NettyTarget {
+
+    private NettyTarget() {
+    }
+
+    public static Target target() {
+        return new Target("netty", "Netty 4.1-4.2 HTTP servers (Reactor Netty, Vert.x, Micronaut)",
+                List.of("io/netty/handler/codec/http/HttpRequestDecoder.class",
+                        "io/netty/handler/codec/http/HttpResponseEncoder.class"),
+                List.of(
+                        Gate.enter("io.netty.handler.codec.http.HttpRequestDecoder",
+                                named("createMessage"), "createMessage(String[])"),
+                        Gate.enter("io.netty.handler.codec.http.HttpResponseEncoder",
+                                named("encodeInitialLine").and(not(isBridge())),
+                                "encodeInitialLine(ByteBuf, HttpResponse)")));
+    }
+}

@@ -1,0 +1,173 @@
+package io.loadsmith.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The contract every server target must meet, checked on a real server in a child JVM with the real,
+ * shaded agent jar: one explicit 300 ms stall, armed through the admin API, holds a request sent 100 ms
+ * into it and a request already in flight at its start until the window ends, delays nothing sent before
+ * it, and is reported by {@code /stalls} as one window of 300 ms with what it held. Each server is a
+ * small subclass ({@link #mainClass()}, {@link #libraries()}, {@link #target()}).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractServerStallIT {
+
+    static final long NANOS_PER_MILLI = 1_000_000L;
+    /**
+     * How much longer than planned a recorded window may be: its end is read when the controller thread
+     * wakes, which on a shared 2-core box under load (load average 15-18 while these tests were written)
+     * came up to 12 ms late. The benchmark gives the real distribution (docs/benchmarks.md).
+     */
+    static final double LATE_END_TOLERANCE_MILLIS = 25.0;
+    /** How early a held request may end before the window's length has passed (clock reads, rounding). */
+    static final double EARLY_TOLERANCE_MILLIS = 2.0;
+
+    protected ChildJvm app;
+    protected int port;
+    protected Admin admin;
+    protected String adminUrl;
+
+    /** The test app's main class (in {@code io.loadsmith.agent.apps}). */
+    protected abstract String mainClass();
+
+    /** Fragments of the jar paths of the app's server library (its only class path besides the app). */
+    protected abstract List<String> libraries();
+
+    /** Jars outside the test class path that the app also needs (none by default). */
+    protected List<String> extraClassPath() {
+        return List.of();
+    }
+
+    /** The target that must have matched, as {@code /health} names it. */
+    protected abstract String target();
+
+    /** A gate {@code /health} must list for that target ({@code a.b.Class#method}). */
+    protected abstract String expectedGate();
+
+    /** Agent options (the admin port is always {@code 0}: any free one). */
+    protected String agentOptions() {
+        return "admin=127.0.0.1:0";
+    }
+
+    /** The least {@code held} count of the window: the in-flight and the late request, each held once. */
+    protected int minimumHeld() {
+        return 2;
+    }
+
+    /** The JDK the app runs on. */
+    protected Path javaHome() {
+        return ChildJvm.currentJavaHome();
+    }
+
+    /** True: start the app without the agent, serve traffic, then {@code attach PID}. */
+    protected boolean viaAttach() {
+        return false;
+    }
+
+    /** What the launcher printed on stderr (attach only). */
+    protected String launcherStderr = "";
+
+    @BeforeAll
+    void setupServer() throws Exception {
+        assumeTrue(Files.isExecutable(ChildJvm.javaOf(javaHome())),
+                "skipped: no JDK at " + javaHome() + " (this test needs it installed)");
+        List<String> jvmArgs = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC", "-Dsun.net.httpserver.nodelay=true"));
+        if (!viaAttach()) {
+            jvmArgs.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "=" + agentOptions());
+        }
+        app = ChildJvm.start(javaHome(), jvmArgs, libraries(), extraClassPath(), mainClass());
+        port = app.appPort();
+        if (viaAttach()) {
+            long until = System.nanoTime() + 3_000 * NANOS_PER_MILLI;
+            while (System.nanoTime() < until) {
+                RawHttp.get(port, "/fast");
+            }
+            ChildJvm.Result attached = ChildJvm.launcher(javaHome(), "attach", String.valueOf(app.pid()), agentOptions());
+            launcherStderr = attached.stderr();
+            assertThat(attached.exitCode()).as("launcher: %s %s\n%s", attached.stdout(), attached.stderr(), app.output()).isZero();
+            Matcher m = Pattern.compile("admin API at (http://\\S+)").matcher(attached.stdout());
+            assertThat(m.find()).as(attached.stdout()).isTrue();
+            adminUrl = m.group(1);
+        } else {
+            adminUrl = app.adminUrl();
+        }
+        admin = new Admin(adminUrl, null);
+        for (int i = 0; i < 20; i++) {
+            assertThat(RawHttp.get(port, "/fast").status()).isEqualTo(200);
+            assertThat(RawHttp.get(port, "/slow?ms=1").status()).isEqualTo(200);
+        }
+    }
+
+    @AfterAll
+    void stopServer() {
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    @Test
+    void health_lists_the_target_and_the_classes_it_gated() throws Exception {
+        Admin.Reply health = admin.get("/health");
+
+        assertThat(health.status()).isEqualTo(200);
+        assertThat(health.body()).contains("\"" + target() + "\":[\"").contains(expectedGate());
+    }
+
+    @Test
+    void a_300_ms_stall_holds_requests_sent_into_it_and_in_flight_at_its_start_and_nothing_before_it() throws Exception {
+        ExecutorService senders = Executors.newFixedThreadPool(3);
+        try (RawHttp.Call before = RawHttp.prepare(port, "/fast");
+             RawHttp.Call inFlight = RawHttp.prepare(port, "/slow?ms=200");
+             RawHttp.Call during = RawHttp.prepare(port, "/fast")) {
+            long armedAt = admin.armOne(500, 300);
+
+            Future<RawHttp.Timed> beforeReply = senders.submit(() -> before.sendAt(armedAt + 200 * NANOS_PER_MILLI));
+            Future<RawHttp.Timed> inFlightReply = senders.submit(() -> inFlight.sendAt(armedAt + 400 * NANOS_PER_MILLI));
+            Future<RawHttp.Timed> duringReply = senders.submit(() -> during.sendAt(armedAt + 600 * NANOS_PER_MILLI));
+            RawHttp.Timed beforeTimed = beforeReply.get(10, TimeUnit.SECONDS);
+            RawHttp.Timed inFlightTimed = inFlightReply.get(10, TimeUnit.SECONDS);
+            RawHttp.Timed duringTimed = duringReply.get(10, TimeUnit.SECONDS);
+            RawHttp.waitUntil(armedAt + 900 * NANOS_PER_MILLI);
+            List<Admin.Window> windows = admin.stalls();
+
+            assertThat(windows).hasSize(1);
+            Admin.Window window = windows.get(0);
+            assertThat(window.durationMillis()).as("window length, ms").isBetween(300.0 - EARLY_TOLERANCE_MILLIS, 300.0 + LATE_END_TOLERANCE_MILLIS);
+            long heldUntil = Math.min(window.endNanos(), window.startNanos() + 300 * NANOS_PER_MILLI);
+            assertThat((window.startNanos() - window.plannedStartNanos()) / 1e6).as("start lateness, ms").isBetween(0.0, 50.0);
+            assertThat(window.held()).as("held").isGreaterThanOrEqualTo(minimumHeld());
+
+            assertThat(beforeTimed.status()).isEqualTo(200);
+            assertThat(beforeTimed.endNanos()).as("the request sent before the stall ended before it").isLessThan(window.startNanos());
+            assertThat(beforeTimed.latencyMillis()).as("and was not delayed, ms").isLessThan(100);
+
+            assertThat(inFlightTimed.status()).isEqualTo(200);
+            assertThat(inFlightTimed.sentNanos()).isLessThan(window.startNanos());
+            assertThat((inFlightTimed.endNanos() - heldUntil) / 1e6)
+                    .as("in-flight request's end after the window's end, ms").isBetween(-EARLY_TOLERANCE_MILLIS, 100.0);
+
+            assertThat(duringTimed.status()).isEqualTo(200);
+            assertThat(duringTimed.sentNanos()).isBetween(window.startNanos(), window.endNanos());
+            assertThat((duringTimed.endNanos() - heldUntil) / 1e6)
+                    .as("request sent into the stall: end after the window's end, ms").isBetween(-EARLY_TOLERANCE_MILLIS, 100.0);
+        } finally {
+            senders.shutdownNow();
+        }
+    }
+}

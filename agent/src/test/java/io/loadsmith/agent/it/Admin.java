@@ -1,0 +1,96 @@
+package io.loadsmith.agent.it;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The agent's admin API as a test calls it (JSON read with patterns: the fields are flat numbers). */
+final class Admin {
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final String baseUrl;
+    private final String token;
+    /** The run the last {@link #arm} started; {@link #stalls()} asks for that run only. */
+    private volatile String lastRunId;
+
+    Admin(String baseUrl, String token) {
+        this.baseUrl = baseUrl;
+        this.token = token;
+    }
+
+    record Reply(int status, String body) {
+    }
+
+    record Window(long plannedStartNanos, long startNanos, long endNanos, long held) {
+        double durationMillis() {
+            return (endNanos - startNanos) / 1e6;
+        }
+    }
+
+    Reply get(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET());
+    }
+
+    Reply post(String path, String json) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    private Reply send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        request.timeout(Duration.ofSeconds(10));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        HttpResponse<String> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return new Reply(response.statusCode(), response.body());
+    }
+
+    /** Arms one explicit stall; returns {@code armed_at_ns}. */
+    long armOne(long offsetMillis, long durationMillis) throws IOException, InterruptedException {
+        return arm("{\"stalls\":[{\"offset_ms\":" + offsetMillis + ",\"duration_ms\":" + durationMillis + "}],\"kind\":\"block\"}");
+    }
+
+    /** Arms a plan given as JSON; returns {@code armed_at_ns}. */
+    long arm(String json) throws IOException, InterruptedException {
+        Reply reply = post("/arm", json);
+        if (reply.status() != 200) {
+            throw new AssertionError("POST /arm answered " + reply.status() + ": " + reply.body());
+        }
+        Matcher runId = Pattern.compile("\"run_id\":\"([^\"]+)\"").matcher(reply.body());
+        lastRunId = runId.find() ? runId.group(1) : null;
+        return number(reply.body(), "armed_at_ns");
+    }
+
+    List<Window> stalls() throws IOException, InterruptedException {
+        Reply reply = get(lastRunId == null ? "/stalls" : "/stalls?run_id=" + lastRunId);
+        if (reply.status() != 200) {
+            throw new AssertionError("GET /stalls answered " + reply.status() + ": " + reply.body());
+        }
+        List<Window> windows = new ArrayList<>();
+        Matcher m = Pattern.compile("\"planned_start_ns\":(-?\\d+),\"start_ns\":(-?\\d+),\"end_ns\":(-?\\d+),\"held\":(\\d+)")
+                .matcher(reply.body());
+        while (m.find()) {
+            windows.add(new Window(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
+                    Long.parseLong(m.group(4))));
+        }
+        return windows;
+    }
+
+    static long number(String json, String field) {
+        Matcher m = Pattern.compile("\"" + field + "\":(-?\\d+)").matcher(json);
+        if (!m.find()) {
+            throw new AssertionError("no " + field + " in " + json);
+        }
+        return Long.parseLong(m.group(1));
+    }
+}
