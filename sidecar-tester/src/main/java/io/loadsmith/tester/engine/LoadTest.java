@@ -109,7 +109,7 @@ public final class LoadTest {
                     // the warm-up draws its arrivals from its own stream: the counted schedule stays the same
                     ArrivalSchedule schedule = schedule(spec.seed() ^ 0x5761726d55705f31L, duration);
                     new Phase(scheduler, transport, source, spec, null, start, duration, limit, schedule,
-                            done -> guard(this::beginCounted)).start();
+                            done -> guard(this::beginCounted), this::fail).start();
                 } else {
                     beginCounted();
                 }
@@ -128,7 +128,7 @@ public final class LoadTest {
                     spec.model() == TesterSpec.Model.CLOSED);
             cpuStartNanos = processCpuNanos();
             new Phase(scheduler, transport, source, spec, recorder, start, spec.durationNanos(), Long.MAX_VALUE,
-                    schedule(spec.seed(), spec.durationNanos()), done -> guard(() -> finish(done))).start();
+                    schedule(spec.seed(), spec.durationNanos()), done -> guard(() -> finish(done)), this::fail).start();
         }
 
         ArrivalSchedule schedule(long seed, long durationNanos) {
@@ -164,6 +164,11 @@ public final class LoadTest {
                 closeQuietly();
                 future.completeExceptionally(e);
             }
+        }
+
+        void fail(Throwable failure) {
+            closeQuietly();
+            future.completeExceptionally(failure);
         }
 
         void closeQuietly() {
@@ -238,6 +243,11 @@ public final class LoadTest {
                 warnings.add("the tester itself sent late: p99 " + Histograms.millis(dispatch.getValueAtPercentile(99))
                         + " ms between the moment it meant to send and the actual send; corrected latency "
                         + "includes that delay, so the tester, not only the service, may be the bottleneck");
+            }
+            if (recorder.lateToInterval() > 0) {
+                warnings.add(recorder.lateToInterval() + " requests were created more than a second after their "
+                        + "intended second had been written; they are counted in a later second of the timeline "
+                        + "and the interval log (the totals are exact)");
             }
             if (total.errors() > 0) {
                 warnings.add(total.errors() + " requests ended in an error");

@@ -28,6 +28,7 @@ final class Phase {
     private final long journeyLimit;          // warm-up by requests; Long.MAX_VALUE otherwise
     private final ArrivalSchedule schedule;   // open model only
     private final Consumer<Phase> onDone;
+    private final Consumer<Throwable> onError;
 
     private long journeysStarted;
     private boolean arrivalsDone;
@@ -38,6 +39,7 @@ final class Phase {
     private final ArrayDeque<Attempt> waiting = new ArrayDeque<>();
     private final Attempt inFlightHead = new Attempt(); // sentinel of the in-flight list
     private boolean stopping;
+    private boolean stopScheduled;
     private boolean finished;
 
     // what the engine itself observes (the recorder keeps the rest)
@@ -47,7 +49,9 @@ final class Phase {
     long journeysCompleted;
 
     Phase(Scheduler scheduler, Transport transport, RequestSource source, TesterSpec spec, RunRecorder recorder,
-          long startNanos, long durationNanos, long journeyLimit, ArrivalSchedule schedule, Consumer<Phase> onDone) {
+          long startNanos, long durationNanos, long journeyLimit, ArrivalSchedule schedule, Consumer<Phase> onDone,
+          Consumer<Throwable> onError) {
+        this.onError = onError;
         this.scheduler = scheduler;
         this.transport = transport;
         this.source = source;
@@ -99,10 +103,11 @@ final class Phase {
     private void nextArrival() {
         if (journeysStarted >= journeyLimit) {
             arrivalsDone = true;
+            limitReached();
             return;
         }
         long offset = schedule.nextOffsetNanos();
-        if (offset < 0) {
+        if (offset < 0 || startNanos + offset >= endNanos) {
             arrivalsDone = true;
             return;
         }
@@ -137,6 +142,9 @@ final class Phase {
 
     private void startClosedJourney(int connection) {
         if (stopping || scheduler.nanoTime() >= endNanos || journeysStarted >= journeyLimit) {
+            if (journeysStarted >= journeyLimit) {
+                limitReached();
+            }
             connectionsRunning--;
             afterEvent();
             return;
@@ -177,6 +185,9 @@ final class Phase {
         }
         long arrival = iteration * spec.connections() + connection;
         if (stopping || intended >= endNanos || journeysStarted >= journeyLimit) {
+            if (journeysStarted >= journeyLimit) {
+                limitReached();
+            }
             connectionsRunning--;
             return;
         }
@@ -317,6 +328,14 @@ final class Phase {
 
     // ---- the end
 
+    /** A phase bounded by a number of journeys (a warm-up) gets its grace from the moment the last one starts. */
+    private void limitReached() {
+        if (!stopScheduled && endNanos >= Long.MAX_VALUE / 4) {
+            stopScheduled = true;
+            scheduler.at(scheduler.nanoTime() + spec.graceNanos(), guarded(this::stop));
+        }
+    }
+
     private void stop() {
         if (finished) {
             return;
@@ -371,16 +390,23 @@ final class Phase {
         return finished;
     }
 
+    /** The task, skipped once the phase has finished; a failure ends the run with that failure. */
     private Runnable guarded(Runnable task) {
         return () -> {
-            if (!finished) {
+            if (finished) {
+                return;
+            }
+            try {
                 task.run();
+            } catch (RuntimeException | Error e) {
+                finished = true;
+                onError.accept(e);
             }
         };
     }
 
     void post(Runnable task, long nanos) {
-        scheduler.at(nanos, task);
+        scheduler.at(nanos, guarded(task));
     }
 
     static final class Journey {

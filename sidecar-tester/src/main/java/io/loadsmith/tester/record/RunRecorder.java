@@ -29,10 +29,11 @@ import java.util.function.IntFunction;
  *
  * <p>Protocol: {@link #expect} each request when it is created (before it can be sent), then exactly one
  * of {@link #completed} or {@link #dropped}; {@link #advance} after handling an event, {@link #finish} at
- * the end. A request must be expected no earlier than the earliest still outstanding one's second, and not
- * in a second whose end has passed while nothing was outstanding in it (true of every tester: arrivals and
- * later steps are created at or after their intended time, paced iterations while the previous one of
- * their connection is outstanding). Single-threaded.
+ * the end. A second is written once it ended at least one second ago and nothing intended in it is in
+ * flight. Every tester creates its requests at or after their intended time (or, paced, while the
+ * previous request of the connection is in flight), so a request normally lands in a second still open;
+ * one that comes later than that (a scheduler more than a second behind) is counted in the earliest open
+ * second and in {@link #lateToInterval()}. Totals are never affected. Single-threaded.
  */
 public final class RunRecorder implements AutoCloseable {
 
@@ -67,6 +68,7 @@ public final class RunRecorder implements AutoCloseable {
     private final ArrayDeque<StepStats> stepPool = new ArrayDeque<>();
     private final List<SecondSummary> timeline = new ArrayList<>();
     private long nextFlushSecond;
+    private long lateToInterval;
     private long lastSecondSeen = -1;
     private boolean finished;
 
@@ -104,6 +106,9 @@ public final class RunRecorder implements AutoCloseable {
     /** A request intended at intendedNanos now exists (it counts as scheduled). */
     public void expect(long intendedNanos) {
         scheduled++;
+        if (Math.floorDiv(intendedNanos - startNanos, SECOND) < nextFlushSecond) {
+            lateToInterval++;
+        }
         second(intendedNanos).outstanding++;
     }
 
@@ -186,9 +191,9 @@ public final class RunRecorder implements AutoCloseable {
         log.append(intendedNanos, sentNanos, endNanos, connection, step, 0, Outcome.CANCELLED);
     }
 
-    /** Writes out every second that ended before nowNanos and has nothing in flight. */
+    /** Writes out every second that ended at least a second before nowNanos and has nothing in flight. */
     public void advance(long nowNanos) {
-        while (nextFlushSecond <= lastSecondSeen && startNanos + (nextFlushSecond + 1) * SECOND <= nowNanos) {
+        while (nextFlushSecond <= lastSecondSeen && startNanos + (nextFlushSecond + 2) * SECOND <= nowNanos) {
             Second second = open.get(nextFlushSecond);
             if (second != null && second.outstanding > 0) {
                 return;
@@ -247,7 +252,7 @@ public final class RunRecorder implements AutoCloseable {
     private Second second(long intendedNanos) {
         long s = Math.max(0, Math.floorDiv(intendedNanos - startNanos, SECOND));
         if (s < nextFlushSecond) {
-            throw new IllegalStateException("second " + s + " of the run was already written");
+            s = nextFlushSecond; // its own second was already written: see the class comment
         }
         lastSecondSeen = Math.max(lastSecondSeen, s);
         Second second = open.get(s);
@@ -350,6 +355,11 @@ public final class RunRecorder implements AutoCloseable {
     /** Latest end, or Long.MIN_VALUE when nothing ended. */
     public long lastEndNanos() {
         return lastEndNanos;
+    }
+
+    /** Requests counted in a later second's interval than their own (their second was already written). */
+    public long lateToInterval() {
+        return lateToInterval;
     }
 
     /** The seconds written so far, in order. */

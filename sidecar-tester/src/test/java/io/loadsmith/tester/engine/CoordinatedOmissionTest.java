@@ -130,4 +130,15 @@ class CoordinatedOmissionTest {
             assertThat(r.correctedNanos()).as("arrival at %d ns", arrival).isEqualTo(expected);
         }
     }
+
+    @Test
+    void poisson_open_loop_sends_rate_times_stall_length_within_poisson_noise() throws IOException {
+        TesterSpec poisson = TesterSpec.open(200).duration(60 * S).objective(50 * MS).startDelay(0).seed(11);
+        Simulation.run(poisson, TARGET, null, dir.resolve("poisson"));
+        List<RequestRecord> records = log(dir.resolve("poisson"));
+
+        // 400 expected, standard deviation 20: four of them either way
+        assertThat(sentWithin(records, 20 * S, 22 * S)).isBetween(320L, 480L);
+        assertThat(records).allSatisfy(r -> assertThat(r.sentNanos()).isEqualTo(r.intendedNanos()));
+    }
 }

@@ -39,15 +39,18 @@ class SchedulerTest {
         List<Integer> order = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch done = new CountDownLatch(3);
         try (SystemScheduler scheduler = SystemScheduler.start()) {
-            long base = scheduler.nanoTime();
-            for (int i : new int[] {3, 1, 2}) {
-                long at = base + i * 2_000_000L;
-                scheduler.at(at, () -> {
-                    lateness.add(scheduler.nanoTime() - at);
-                    order.add(i);
-                    done.countDown();
-                });
-            }
+            // posted from one task on the scheduler's thread, so that a slow test thread cannot reorder them
+            scheduler.at(scheduler.nanoTime(), () -> {
+                long base = scheduler.nanoTime();
+                for (int i : new int[] {3, 1, 2}) {
+                    long at = base + i * 2_000_000L;
+                    scheduler.at(at, () -> {
+                        lateness.add(scheduler.nanoTime() - at);
+                        order.add(i);
+                        done.countDown();
+                    });
+                }
+            });
             assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(order).containsExactly(1, 2, 3);

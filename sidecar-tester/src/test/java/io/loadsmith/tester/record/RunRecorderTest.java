@@ -105,4 +105,22 @@ class RunRecorderTest {
             assertThat(recorder.sendLateness().getMaxValue()).isEqualTo(1000);
         }
     }
+
+    @Test
+    void a_request_created_after_its_second_was_written_goes_to_the_earliest_open_second() throws IOException {
+        try (RunRecorder recorder = new RunRecorder(dir, 0, 50 * MS, 0, step -> "s", false)) {
+            recorder.expect(1100 * MS);
+            recorder.advance(3 * S); // second 0 (empty) is written; second 1 has a request in flight
+            recorder.expect(500 * MS); // a scheduler far behind: second 0 is gone
+            recorder.completed(500 * MS, 500 * MS, 3 * S, 3 * S + MS, -1, 0, 200, Outcome.OK);
+            recorder.completed(1100 * MS, 1100 * MS, 1100 * MS, 1101 * MS, -1, 0, 200, Outcome.OK);
+            recorder.finish(2 * S);
+
+            assertThat(recorder.lateToInterval()).isEqualTo(1);
+            assertThat(recorder.timeline()).extracting(SecondSummary::count).containsExactly(0L, 2L);
+            assertThat(recorder.total().completed()).isEqualTo(2);
+            assertThat(recorder.total().corrected().getMaxValue())
+                    .isEqualTo(Histograms.create().highestEquivalentValue(2_501_000));
+        }
+    }
 }
