@@ -57,7 +57,7 @@ final class ChartData {
 
     /**
      * The arm a run belongs to: its {@code arm} field, else the longest arm name that the run's
-     * name equals or starts with, else -1 (not drawn).
+     * name equals or starts with followed by a separator ("open r1 stall", "open-r1-on"), else -1 (not drawn).
      */
     static int armOf(Run run, List<String> arms) {
         if (run.arm() != null) {
@@ -66,7 +66,9 @@ final class ChartData {
         int best = -1;
         for (int i = 0; i < arms.size(); i++) {
             String arm = arms.get(i);
-            if (run.name().equals(arm) || run.name().startsWith(arm)) {
+            boolean prefix = run.name().startsWith(arm)
+                    && (run.name().length() == arm.length() || !Character.isLetterOrDigit(run.name().charAt(arm.length())));
+            if (prefix) {
                 if (best < 0 || arm.length() > arms.get(best).length()) {
                     best = i;
                 }

@@ -52,11 +52,10 @@ final class HtmlPage {
                 .append("<script>window.loadsmithErrors=[];window.addEventListener('error',function(e){window.loadsmithErrors.push(String(e.message));});</script>\n")
                 .append("</head>\n<body>\n");
         header(title);
-        nav();
+        experiment(); // an experiment's dot plot says more than its many rows, so it comes first
         summary();
         slos();
         aligned();
-        experiment();
         spectrum();
         timeline();
         aboveObjective();
@@ -98,7 +97,9 @@ final class HtmlPage {
             meta.add("<span class=\"clock\">clock offset <b>" + Html.ms(nsToMs(results.clockOffsetNs())) + " ms</b> \u00b1 "
                     + Html.ms(nsToMs(results.clockUncertaintyNs())) + " ms</span>");
         }
-        b.append(String.join(" \u00b7 ", meta)).append("</p>\n");
+        b.append(String.join(" \u00b7 ", meta)).append("</p>\n</header>\n");
+        nav();
+        b.append("<div class=\"head\">\n");
 
         List<String[]> warnings = new ArrayList<>();
         for (Run r : results.runs()) {
@@ -112,6 +113,10 @@ final class HtmlPage {
             b.append("</ul></div>\n");
         }
 
+        boolean fold = results.runs().size() > 8;
+        if (fold) {
+            b.append("<details><summary>Tester settings of ").append(results.runs().size()).append(" runs</summary>\n");
+        }
         b.append("<div class=\"scroll\"><table class=\"settings\" id=\"settings\"><thead><tr><th>run</th><th>round</th>")
                 .append("<th>stall</th><th>seed</th><th>tester settings</th></tr></thead><tbody>\n");
         for (Run r : results.runs()) {
@@ -124,7 +129,11 @@ final class HtmlPage {
             }
             b.append("</td></tr>\n");
         }
-        b.append("</tbody></table></div>\n</header>\n");
+        b.append("</tbody></table></div>\n");
+        if (fold) {
+            b.append("</details>\n");
+        }
+        b.append("</div>\n");
     }
 
     private String stallBadge(Boolean stall) {
@@ -139,15 +148,16 @@ final class HtmlPage {
     }
 
     private void nav() {
-        b.append("<nav><a href=\"#summary\">Summary</a>");
+        b.append("<nav>");
+        if (results.experiment() != null) {
+            b.append("<a href=\"#experiment\">Experiment</a>");
+        }
+        b.append("<a href=\"#summary\">Summary</a>");
         if (hasSlos()) {
             b.append("<a href=\"#slos\">SLOs</a>");
         }
         if (results.alignment() != null) {
             b.append("<a href=\"#aligned\">Stall-aligned sends</a>");
-        }
-        if (results.experiment() != null) {
-            b.append("<a href=\"#experiment\">Experiment</a>");
         }
         if (results.runs().stream().anyMatch(r -> !r.spectrum().isEmpty())) {
             b.append("<a href=\"#spectrum\">Percentile spectrum</a>");
@@ -208,7 +218,11 @@ final class HtmlPage {
                     }
                     b.append("</td>");
                 }
-                b.append("<td class=\"kind\">").append(Html.esc(kindLabel(k.getKey(), l))).append("</td>")
+                b.append("<td class=\"kind\">").append(Html.esc(kindLabel(k.getKey(), l)));
+                if (k.getKey().equals("corrected") && "closed".equals(r.model())) {
+                    b.append("<br><small>= service: a closed loop has no schedule</small>");
+                }
+                b.append("</td>")
                         .append(td(Html.ms(l.p50()))).append(td(Html.ms(l.p90())))
                         .append(p99Cell(r, k.getKey(), l)).append(td(Html.ms(l.p999()))).append(td(Html.ms(l.max())))
                         .append(td(Html.ms(l.mean()))).append(td(aboveCell(r.aboveObjective(), k.getKey(), thresholds.size() > 1)));
@@ -284,11 +298,20 @@ final class HtmlPage {
                 .append("</span></h2>\n<div class=\"scroll\"><table class=\"slos\"><thead><tr><th>run</th><th>SLO</th><th>value</th><th>verdict</th></tr></thead><tbody>\n");
         for (Slo s : all) {
             b.append("<tr><td>").append(s.run() == null ? "all" : Html.esc(s.run())).append("</td><td><code>").append(Html.esc(s.expr()))
-                    .append("</code></td><td class=\"n\">").append(s.valueMs() == null ? Html.NONE : Html.ms(s.valueMs()) + " ms")
+                    .append("</code></td><td class=\"n\">").append(sloValue(s))
                     .append("</td><td>").append(s.pass() == null ? Html.NONE : s.pass() ? "<span class=\"badge pass\">pass</span>" : "<span class=\"badge fail\">FAIL</span>")
                     .append("</td></tr>\n");
         }
         b.append("</tbody></table></div></section>\n");
+    }
+
+    /** An SLO on a share ("errors < 0.1%") carries its value in percent, any other in ms. */
+    private static String sloValue(Slo s) {
+        if (s.valueMs() == null) {
+            return Html.NONE;
+        }
+        boolean share = s.expr() != null && s.expr().trim().endsWith("%");
+        return share ? Html.msShort(s.valueMs()) + "%" : Html.ms(s.valueMs()) + " ms";
     }
 
     // ---------------------------------------------------------------- charts drawn in the browser
@@ -354,6 +377,9 @@ final class HtmlPage {
         if (e.rounds() != null) {
             b.append("<b>").append(e.rounds()).append("</b> rounds \u00b7 ");
         }
+        if (e.metric() != null) {
+            b.append("metric <b>").append(Html.esc(e.metric())).append("</b> \u00b7 ");
+        }
         b.append("arms: ");
         for (int i = 0; i < e.arms().size(); i++) {
             b.append(i > 0 ? ", " : "").append("<b>").append(Html.esc(e.arms().get(i))).append("</b>");
@@ -365,29 +391,37 @@ final class HtmlPage {
                     .append("<div class=\"chart\" id=\"chart-experiment-service\"></div></div>\n");
             downloads("experiment");
         }
-        if (!e.pairs().isEmpty()) {
-            b.append("<h3>Pairs</h3><p class=\"hint\">Differences a \u2212 b per round, in ms; <em>told apart</em> when the experiment ")
-                    .append("could tell the two arms apart on that metric.</p>\n<div class=\"scroll\"><table class=\"pairs\"><thead><tr><th>a</th><th>b</th>")
-                    .append("<th>metric</th><th>stall</th><th>median difference</th><th>differences per round</th><th>verdict</th></tr></thead><tbody>\n");
-            for (Pair p : e.pairs()) {
-                List<Double> d = new ArrayList<>(p.differencesMs());
-                d.sort(null);
-                Double median = d.isEmpty() ? null : d.size() % 2 == 1 ? d.get(d.size() / 2) : (d.get(d.size() / 2 - 1) + d.get(d.size() / 2)) / 2;
-                StringBuilder list = new StringBuilder();
-                for (Double v : p.differencesMs()) {
-                    list.append(list.length() == 0 ? "" : ", ").append(Html.ms(v));
-                }
-                b.append("<tr><td>").append(Html.esc(p.a())).append("</td><td>").append(Html.esc(p.b())).append("</td><td>")
-                        .append(Html.esc(p.metric())).append("</td><td>").append(Html.esc(p.stall())).append("</td><td class=\"n\">")
-                        .append(Html.ms(median)).append("</td><td class=\"n small\">").append(list).append("</td><td>")
-                        .append(p.toldApart() == null ? Html.NONE : p.toldApart() ? "<span class=\"badge pass\">told apart</span>" : "<span class=\"badge off\">not told apart</span>")
-                        .append("</td></tr>\n");
-            }
-            b.append("</tbody></table></div>\n");
-        }
+        pairsTable("Pairs", "Differences a \u2212 b per round, in ms; <em>told apart</em> when the experiment could tell the two "
+                + "arms apart on that metric.", e.pairs());
+        pairsTable("Stalls on against off", "Each arm with the stalls on against itself with them off: can this tester "
+                + "see the stalls at all?", e.stallVsNoStall());
         generic("Sweep", e.sweep());
         generic("Windows", e.windows());
         b.append("</section>\n");
+    }
+
+    private void pairsTable(String title, String hint, List<Pair> pairs) {
+        if (pairs.isEmpty()) {
+            return;
+        }
+        b.append("<h3>").append(Html.esc(title)).append("</h3><p class=\"hint\">").append(hint).append("</p>\n")
+                .append("<div class=\"scroll\"><table class=\"pairs\"><thead><tr><th>a</th><th>b</th><th>metric</th><th>stall</th>")
+                .append("<th>median difference</th><th>differences per round</th><th>verdict</th></tr></thead><tbody>\n");
+        for (Pair p : pairs) {
+            List<Double> d = new ArrayList<>(p.differencesMs());
+            d.sort(null);
+            Double median = d.isEmpty() ? null : d.size() % 2 == 1 ? d.get(d.size() / 2) : (d.get(d.size() / 2 - 1) + d.get(d.size() / 2)) / 2;
+            StringBuilder list = new StringBuilder();
+            for (Double v : p.differencesMs()) {
+                list.append(list.length() == 0 ? "" : ", ").append(Html.ms(v));
+            }
+            b.append("<tr><td>").append(Html.esc(p.a())).append("</td><td>").append(Html.esc(p.b())).append("</td><td>")
+                    .append(Html.esc(p.metric())).append("</td><td>").append(Html.esc(p.stall())).append("</td><td class=\"n\">")
+                    .append(Html.ms(median)).append("</td><td class=\"n small\">").append(list).append("</td><td>")
+                    .append(p.toldApart() == null ? Html.NONE : p.toldApart() ? "<span class=\"badge pass\">told apart</span>" : "<span class=\"badge off\">not told apart</span>")
+                    .append("</td></tr>\n");
+        }
+        b.append("</tbody></table></div>\n");
     }
 
     /** Parts whose shape is not fixed yet: shown as a key-value table, or as JSON text. */
@@ -499,7 +533,7 @@ final class HtmlPage {
         }
         b.append("<section id=\"steps\"><h2>Per step</h2>\n");
         for (Run r : with) {
-            details(r, r.steps().size() + " steps");
+            details(r, plural(r.steps().size(), "step"));
             b.append("<div class=\"scroll\"><table class=\"num steps\"><thead><tr><th>step</th><th>sent</th><th>completed</th><th>errors</th>")
                     .append("<th>latency</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>mean</th></tr></thead><tbody>\n");
             for (Step s : r.steps()) {
@@ -564,20 +598,34 @@ final class HtmlPage {
                 continue;
             }
             long firstStart = r.stalls().stream().map(StallRow::startNs).filter(v -> v != null).mapToLong(Long::longValue).min().orElse(0);
-            details(r, r.stalls().size() + " stalls");
+            details(r, plural(r.stalls().size(), "stall"));
             b.append("<div class=\"scroll\"><table class=\"num stall-table\"><thead><tr><th>#</th><th>start (ms after first)</th><th>length ms</th>")
-                    .append("<th>held</th><th>sent during</th><th>intended during</th><th>in flight at start</th><th>overlapping</th></tr></thead><tbody>\n");
+                    .append("<th>held</th><th>sent during</th><th>intended during</th><th>in flight at start</th><th>overlapping</th>");
+            boolean showMet = r.stalls().stream().anyMatch(s -> s.met() != null);
+            if (showMet) {
+                b.append("<th>met</th>");
+            }
+            b.append("</tr></thead><tbody>\n");
             for (StallRow s : r.stalls()) {
                 Double start = s.startNs() == null ? null : (s.startNs() - firstStart) / 1e6;
                 Double length = s.startNs() == null || s.endNs() == null ? null : (s.endNs() - s.startNs()) / 1e6;
-                b.append("<tr><td>").append(s.index() == null ? Html.NONE : s.index()).append("</td>").append(td(Html.ms(start)))
+                b.append(Boolean.FALSE.equals(s.met()) ? "<tr class=\"not-met\"><td>" : "<tr><td>")
+                        .append(s.index() == null ? Html.NONE : s.index()).append("</td>").append(td(Html.ms(start)))
                         .append(td(Html.ms(length))).append(td(Html.count(s.held()))).append(td(Html.count(s.sentDuring())))
                         .append(td(Html.count(s.intendedDuring()))).append(td(Html.count(s.inFlightAtStart())))
-                        .append(td(Html.count(s.overlapping()))).append("</tr>\n");
+                        .append(td(Html.count(s.overlapping())));
+                if (showMet) {
+                    b.append(td(Html.yesNo(s.met())));
+                }
+                b.append("</tr>\n");
             }
             b.append("</tbody></table></div></details>\n");
         }
         b.append("</section>\n");
+    }
+
+    private static String plural(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     private static Double nsToMs(Double ns) {

@@ -43,8 +43,9 @@ record Results(Path file, String title, String when, Double clockOffsetNs, Doubl
 
     record Step(String name, Counts counts, Latency service, Latency corrected) {}
 
+    /** One stall as a run saw it; {@code met} is false for a stall that fell outside the run's counted window. */
     record StallRow(Long index, Long startNs, Long endNs, Long held, Long sentDuring, Long intendedDuring,
-                    Long inFlightAtStart, Long overlapping) {}
+                    Long inFlightAtStart, Long overlapping, Boolean met) {}
 
     record StallSummary(Long stallsMet, Long sentDuringTotal, Double overlappingShare, Boolean p99CanSeeStalls) {}
 
@@ -59,7 +60,9 @@ record Results(Path file, String title, String when, Double clockOffsetNs, Doubl
     /** Points are [send offset from stall start ms, corrected latency ms]. */
     record AlignedScatter(String run, List<double[]> points) {}
 
-    record Experiment(Long rounds, List<String> arms, List<Pair> pairs, JsonNode sweep, JsonNode windows) {}
+    /** {@code stallVsNoStall}: each arm with stalls against itself without, when the experiment ran both. */
+    record Experiment(Long rounds, List<String> arms, String metric, List<Pair> pairs, List<Pair> stallVsNoStall,
+                      JsonNode sweep, JsonNode windows) {}
 
     record Pair(String a, String b, String metric, String stall, List<Double> differencesMs, Boolean toldApart) {}
 }

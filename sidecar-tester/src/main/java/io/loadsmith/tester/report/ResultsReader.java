@@ -119,6 +119,14 @@ final class ResultsReader {
                 latency.put(kind, l);
             }
         }
+        // how the estimate was made: run.estimate {interval_ms, interval_source, note}
+        JsonNode estimate = f.object(r, "estimate", path);
+        Latency estimated = latency.get("estimated");
+        Double intervalMs = f.number(estimate, "interval_ms", path + ".estimate");
+        if (estimated != null && estimated.intervalMs() == null && intervalMs != null) {
+            latency.put("estimated", new Latency(estimated.p50(), estimated.p90(), estimated.p99(), estimated.p999(),
+                    estimated.max(), estimated.mean(), intervalMs));
+        }
         JsonNode above = f.object(r, "above_objective", path);
         AboveObjective aboveObjective = above == null ? null : new AboveObjective(
                 f.number(above, "threshold_ms", path + ".above_objective"),
@@ -166,7 +174,7 @@ final class ResultsReader {
             JsonNode s = sn.get(i);
             stalls.add(new StallRow(f.integer(s, "index", p), f.integer(s, "start_ns", p), f.integer(s, "end_ns", p),
                     f.integer(s, "held", p), f.integer(s, "sent_during", p), f.integer(s, "intended_during", p),
-                    f.integer(s, "in_flight_at_start", p), f.integer(s, "overlapping", p)));
+                    f.integer(s, "in_flight_at_start", p), f.integer(s, "overlapping", p), f.bool(s, "met", p)));
         }
         JsonNode ss = f.object(r, "stall_summary", path);
         String sp = path + ".stall_summary";
@@ -247,15 +255,21 @@ final class ResultsReader {
             return null;
         }
         String p = "experiment";
+        return new Experiment(f.integer(e, "rounds", p), f.texts(e, "arms", p), f.text(e, "metric", p),
+                pairs(e, "pairs"), pairs(e, "stall_vs_no_stall"), Fields.child(e, "sweep"), Fields.child(e, "windows"));
+    }
+
+    private List<Pair> pairs(JsonNode e, String name) {
         List<Pair> pairs = new ArrayList<>();
-        List<JsonNode> pn = f.array(e, "pairs", p);
+        List<JsonNode> pn = f.array(e, name, "experiment");
         for (int i = 0; i < pn.size(); i++) {
-            String pp = p + ".pairs[" + i + "]";
+            String pp = "experiment." + name + "[" + i + "]";
             JsonNode x = pn.get(i);
-            pairs.add(new Pair(f.text(x, "a", pp), f.text(x, "b", pp), f.text(x, "metric", pp), f.text(x, "stall", pp),
+            JsonNode stall = Fields.child(x, "stall");
+            String stallText = stall == null ? null : stall.isBoolean() ? (stall.booleanValue() ? "on" : "off") : f.text(x, "stall", pp);
+            pairs.add(new Pair(f.text(x, "a", pp), f.text(x, "b", pp), f.text(x, "metric", pp), stallText,
                     f.numbers(x, "differences_ms", pp), f.bool(x, "told_apart", pp)));
         }
-        return new Experiment(f.integer(e, "rounds", p), f.texts(e, "arms", p), pairs,
-                Fields.child(e, "sweep"), Fields.child(e, "windows"));
+        return pairs;
     }
 }

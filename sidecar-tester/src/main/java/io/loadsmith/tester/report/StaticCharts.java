@@ -11,6 +11,7 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.Rectangle;
 import java.awt.geom.Ellipse2D;
+import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -46,17 +47,20 @@ import org.jfree.svg.SVGGraphics2D;
  * for pasting into a ticket: aligned, spectrum, timeline and experiment, each only when its data is there.
  */
 final class StaticCharts {
+    static {
+        // before any AWT class is touched: charts are drawn off screen, also where a DISPLAY is set
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
+    }
+
     static final Color[] PALETTE = {new Color(0x4363d8), new Color(0xe6194b), new Color(0x2f9e44), new Color(0xf58231),
         new Color(0x911eb4), new Color(0x1098ad), new Color(0xd6336c), new Color(0x9a6324), new Color(0x469990), new Color(0x808000)};
     private static final Color GRID = new Color(0xdee2e6);
     private static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 15);
     private static final int WIDTH = 1000;
-
-    static {
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
-    }
+    /** Most scatter points drawn per run in the files (the page draws them all): keeps the SVG small. */
+    static final int MAX_SCATTER_POINTS = 2500;
 
     private StaticCharts() {}
 
@@ -87,12 +91,18 @@ final class StaticCharts {
             ChartUtils.saveChartAsPNG(dir.resolve(base + ".png").toFile(), chart, width, height);
             written.add(base + ".png");
             SVGGraphics2D g = new SVGGraphics2D(width, height);
+            g.setGeomDoubleConverter(StaticCharts::oneDecimal);
             chart.draw(g, new Rectangle(0, 0, width, height));
             Files.writeString(dir.resolve(base + ".svg"), g.getSVGDocument(), StandardCharsets.UTF_8);
             written.add(base + ".svg");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + dir.resolve(base) + ".png/.svg", e);
         }
+    }
+
+    /** Coordinates to 0.1 px: the SVG stays a third of its size and looks the same. */
+    private static String oneDecimal(double v) {
+        return java.math.BigDecimal.valueOf(Math.round(v * 10), 1).stripTrailingZeros().toPlainString();
     }
 
     private static Color colorOf(Results results, String run, int fallback) {
@@ -136,6 +146,7 @@ final class StaticCharts {
             m.setLabelPaint(new Color(0xc92a2a));
             m.setLabelAnchor(RectangleAnchor.TOP);
             m.setLabelTextAnchor(TextAnchor.TOP_CENTER);
+            m.setLabelBackgroundColor(new Color(255, 255, 255, 0));
         }
         return m;
     }
@@ -168,17 +179,23 @@ final class StaticCharts {
             XYSeriesCollection dots = new XYSeriesCollection();
             XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(false, true);
             int j = 0;
+            int stride = 1;
+            for (AlignedScatter s : a.scatter()) {
+                stride = Math.max(stride, (s.points().size() + MAX_SCATTER_POINTS - 1) / MAX_SCATTER_POINTS);
+            }
             for (AlignedScatter s : a.scatter()) {
                 XYSeries xy = new XYSeries(s.run() + " requests", false, true);
-                s.points().forEach(p -> xy.add(p[0], p[1]));
+                for (int k = 0; k < s.points().size(); k += stride) {
+                    xy.add(s.points().get(k)[0], s.points().get(k)[1]);
+                }
                 dots.addSeries(xy);
                 Color c = colorOf(results, s.run(), j);
                 r.setSeriesPaint(j, new Color(c.getRed(), c.getGreen(), c.getBlue(), 150));
-                r.setSeriesShape(j, new Ellipse2D.Double(-2, -2, 4, 4));
+                r.setSeriesShape(j, new Rectangle2D.Double(-1.5, -1.5, 3, 3));
                 r.setSeriesVisibleInLegend(j, false);
                 j++;
             }
-            XYPlot bottom = plot(dots, x, "corrected latency (ms)", r);
+            XYPlot bottom = plot(dots, x, stride == 1 ? "corrected latency (ms)" : "corrected latency (ms), 1 in " + stride + " requests", r);
             bottom.addDomainMarker(stallBand(a.stallMs(), false), Layer.BACKGROUND);
             combined.add(bottom, 1);
         }
@@ -224,6 +241,8 @@ final class StaticCharts {
     static JFreeChart timeline(Results results) {
         XYSeriesCollection data = new XYSeriesCollection();
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
+        // with many runs, two lines each would be unreadable: then corrected p99 only
+        boolean both = results.runs().stream().filter(run -> !run.timeline().isEmpty()).count() <= 6;
         int i = 0;
         for (int k = 0; k < results.runs().size(); k++) {
             Run run = results.runs().get(k);
@@ -236,7 +255,7 @@ final class StaticCharts {
                 corrected.add(p.tSeconds(), p.correctedP99());
                 service.add(p.tSeconds(), p.serviceP99());
             }
-            for (XYSeries s : List.of(corrected, service)) {
+            for (XYSeries s : both ? List.of(corrected, service) : List.of(corrected)) {
                 data.addSeries(s);
                 r.setSeriesPaint(i, PALETTE[k % PALETTE.length]);
                 r.setSeriesStroke(i, s == service
@@ -247,7 +266,8 @@ final class StaticCharts {
         }
         NumberAxis x = new NumberAxis("second of the run");
         x.setAutoRangeIncludesZero(false);
-        return chart("p99 per second (solid: corrected, dashed: service)", plot(data, x, "latency (ms)", r));
+        return chart(both ? "p99 per second (solid: corrected, dashed: service)" : "corrected p99 per second",
+                plot(data, x, "latency (ms)", r));
     }
 
     static JFreeChart experiment(Results results) {
@@ -255,6 +275,7 @@ final class StaticCharts {
         SymbolAxis x = new SymbolAxis("arm", e.arms().toArray(new String[0]));
         x.setRange(-0.5, e.arms().size() - 0.5);
         x.setGridBandsVisible(false);
+        x.setTickLabelFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
         CombinedDomainXYPlot combined = new CombinedDomainXYPlot(x);
         combined.setGap(16);
         for (String kind : List.of("corrected", "service")) {

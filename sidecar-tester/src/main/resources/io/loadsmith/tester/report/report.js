@@ -17,6 +17,9 @@
     var a = Math.abs(v);
     return a === 0 ? '0' : a < 0.1 ? v.toFixed(4) : a < 1 ? v.toFixed(3) : a < 10 ? v.toFixed(2) : a < 100 ? v.toFixed(1) : v.toFixed(0);
   }
+  function short(v) {
+    return String(+v.toFixed(4));
+  }
   function ninesLabel(x) {
     var p = 100 * (1 - 1 / x);
     var decimals = Math.max(0, Math.round(Math.log10(x)) - 2);
@@ -38,12 +41,26 @@
     for (var k in extra) o[k] = extra[k];
     return o;
   }
+  var pending = 0;
   function draw(id, option) {
     var el = document.getElementById(id);
     if (!el) return;
+    // draw every point at once (no progressive frames), so that "finished" means the whole chart is there
+    (option.series || []).forEach(function (series) { series.progressive = 0; });
     var c = echarts.init(el, null, {renderer: 'canvas'});
+    pending++;
+    var done = false;
+    c.on('finished', function () {
+      if (!done) { done = true; pending--; announce(); }
+    });
     c.setOption(option);
     charts.push(c);
+  }
+  var drawingDone = false;
+  function announce() {
+    if (!drawingDone || pending > 0 || (window.loadsmithReport && window.loadsmithReport.ready)) return;
+    window.loadsmithReport = {ready: true, charts: charts.length};
+    document.documentElement.setAttribute('data-charts-rendered', String(charts.length));
   }
   function axisName(name, gap) {
     return {name: name, nameLocation: 'middle', nameGap: gap || 30};
@@ -67,7 +84,7 @@
     draw('chart-aligned', base({
       tooltip: {trigger: 'axis', confine: true, valueFormatter: function (v) { return fmt(v); }},
       xAxis: withAxis(axisName('time from stall start (ms)'), {type: 'value', min: a.fromMs, max: a.toMs}),
-      yAxis: withAxis(axisName('sends per ' + fmt(a.binMs) + ' ms bin', 44), {type: 'value', min: 0}),
+      yAxis: withAxis(axisName('sends per ' + short(a.binMs) + ' ms bin', 44), {type: 'value', min: 0, axisLine: {show: true, onZero: false}}),
       series: lines
     }));
     var dots = a.scatter.map(function (s, i) {
@@ -80,7 +97,7 @@
           return esc(p.seriesName) + '<br>sent at ' + fmt(p.value[0]) + ' ms, corrected ' + fmt(p.value[1]) + ' ms';
         }},
         xAxis: withAxis(axisName('send time from stall start (ms)'), {type: 'value', min: a.fromMs, max: a.toMs}),
-        yAxis: withAxis(axisName('corrected latency (ms)', 44), {type: 'value', min: 0}),
+        yAxis: withAxis(axisName('corrected latency (ms)', 44), {type: 'value', min: 0, axisLine: {show: true, onZero: false}}),
         series: dots
       }));
     }
@@ -91,7 +108,7 @@
     var arms = data.experiment.arms;
     ['corrected', 'service'].forEach(function (kind) {
       var series = [true, false].map(function (on) {
-        return {name: on ? 'stall on' : 'stall off', type: 'scatter', symbolSize: 10,
+        return {name: on ? 'stall on' : 'stall off', type: 'scatter', symbolSize: 10, xAxisIndex: 1,
                 color: on ? '#e03131' : '#495057',
                 itemStyle: on ? {opacity: 0.85} : {color: '#fff', borderColor: '#495057', borderWidth: 2},
                 data: data.experiment[kind].filter(function (d) { return d.stall === on; }).map(function (d) {
@@ -104,9 +121,10 @@
         tooltip: {trigger: 'item', confine: true, formatter: function (p) {
           return esc(p.data.run) + '<br>round ' + p.data.round + ', ' + p.seriesName + '<br>p99 ' + kind + ' ' + fmt(p.value[1]) + ' ms';
         }},
-        xAxis: {type: 'value', min: -0.5, max: arms.length - 0.5, interval: 1, splitLine: {show: false},
-                axisLabel: {formatter: function (v) { return Number.isInteger(v) && arms[v] !== undefined ? arms[v] : ''; }}},
-        yAxis: withAxis(axisName('ms', 44), {type: 'value', min: 0}),
+        // a category axis carries the arm names; the dots sit on a hidden value axis where arm i spans [i-0.5, i+0.5]
+        xAxis: [{type: 'category', data: arms, boundaryGap: true, axisTick: {show: false}, axisLabel: {fontSize: 13, fontWeight: 'bold'}},
+                {type: 'value', min: -0.5, max: arms.length - 0.5, show: false}],
+        yAxis: withAxis(axisName('ms', 44), {type: 'value', min: 0, axisLine: {onZero: false}}),
         series: series
       }));
     });
@@ -139,10 +157,10 @@
     if (!r.timeline) return;
     function col(i) { return r.timeline.map(function (p) { return [p[0], p[i]]; }); }
     draw('chart-timeline-' + r.index, base({
-      grid: {left: 52, right: 12, top: 34, bottom: 36},
-      legend: {top: 0, left: 'center', itemWidth: 14, textStyle: {fontSize: 11}},
+      grid: {left: 52, right: 12, top: 14, bottom: 62},
+      legend: {bottom: 0, left: 'center', itemWidth: 14, itemGap: 8, textStyle: {fontSize: 11}},
       tooltip: {trigger: 'axis', confine: true, valueFormatter: function (v) { return fmt(v) + ' ms'; }},
-      xAxis: withAxis(axisName('second', 22), {type: 'value', min: 'dataMin', max: 'dataMax'}),
+      xAxis: withAxis(axisName('second of the run', 22), {type: 'value', min: 'dataMin', max: 'dataMax'}),
       yAxis: withAxis(axisName('ms', 36), {type: 'value', min: 0}),
       series: [
         {name: 'corrected p99', type: 'line', showSymbol: false, connectNulls: false, color: CORRECTED, lineStyle: {width: 2}, data: col(4)},
@@ -154,6 +172,7 @@
   });
 
   window.addEventListener('resize', function () { charts.forEach(function (c) { c.resize(); }); });
-  window.loadsmithReport = {ready: true, charts: charts.length};
-  document.documentElement.setAttribute('data-charts-rendered', String(charts.length));
+  // the page is ready once every chart has said it finished drawing (at once when there is none)
+  drawingDone = true;
+  announce();
 })();

@@ -39,12 +39,14 @@ class ChartDataTest {
     }
 
     @Test
-    void a_run_belongs_to_its_arm_field_else_to_the_longest_arm_its_name_starts_with() {
+    void a_run_belongs_to_its_arm_field_else_to_the_longest_arm_its_name_starts_with_before_a_separator() {
         List<String> arms = List.of("open", "open-capped", "closed");
 
         assertThat(ChartData.armOf(run("x", "closed"), arms)).isEqualTo(2);
         assertThat(ChartData.armOf(run("open-capped-r2-on", null), arms)).isEqualTo(1);
         assertThat(ChartData.armOf(run("open-r2-on", null), arms)).isEqualTo(0);
+        assertThat(ChartData.armOf(run("open r3 no-stall", null), arms)).isEqualTo(0);
+        assertThat(ChartData.armOf(run("opener r1", null), arms)).isEqualTo(-1);
         assertThat(ChartData.armOf(run("paced-r1", null), arms)).isEqualTo(-1);
     }
 

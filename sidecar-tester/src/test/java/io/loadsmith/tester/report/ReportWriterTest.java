@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
@@ -21,13 +23,26 @@ import org.w3c.dom.Document;
 
 class ReportWriterTest {
     @TempDir
+    static Path shared;
+    /** Each fixture's report is written once and read by every test that looks at it. */
+    private static final Map<String, Path> WRITTEN = new HashMap<>();
+
+    @TempDir
     Path tmp;
 
+    private static synchronized Path written(String fixture) throws IOException {
+        Path dir = WRITTEN.get(fixture);
+        if (dir == null) {
+            dir = Fixtures.runDir(fixture, shared);
+            Path report = ReportWriter.write(dir);
+            assertThat(report).isEqualTo(dir.resolve("report.html"));
+            WRITTEN.put(fixture, dir);
+        }
+        return dir;
+    }
+
     private String report(String fixture) throws IOException {
-        Path dir = Fixtures.runDir(fixture, tmp);
-        Path report = ReportWriter.write(dir);
-        assertThat(report).isEqualTo(dir.resolve("report.html"));
-        return Files.readString(report, StandardCharsets.UTF_8);
+        return Files.readString(written(fixture).resolve("report.html"), StandardCharsets.UTF_8);
     }
 
     private String tablesOf(String fixture) throws IOException {
@@ -80,15 +95,15 @@ class ReportWriterTest {
                 + "<td>13.1</td><td>0.522</td><td>5</td>");
         assertThat(html).contains("<td rowspan=\"2\" class=\"bad\">4</td><td rowspan=\"2\">0</td><td rowspan=\"2\">0</td>"
                 + "<td rowspan=\"2\">499.9</td><td rowspan=\"2\">14,200</td><td rowspan=\"2\">0.0870 ms</td>");
-        assertThat(html).contains("<code>p99 &lt; 500ms</code>", "all pass");
+        assertThat(html).contains("<code>p99 &lt; 500ms</code></td><td class=\"n\">2.14 ms</td>", "all pass");
+        assertThat(html).contains("<code>errors &lt; 0.1%</code></td><td class=\"n\">0.027%</td>");
         assertThat(html).contains("id=\"chart-spectrum\"", "id=\"chart-timeline-0\"", "id=\"above\"");
         assertThat(html).doesNotContain("id=\"aligned\"", "id=\"experiment\"", "id=\"stalls\"", "id=\"steps\"", "id=\"warnings\"");
     }
 
     @Test
     void a_single_open_run_writes_spectrum_and_timeline_as_png_and_svg() throws Exception {
-        Path dir = Fixtures.runDir("single-open", tmp);
-        ReportWriter.write(dir);
+        Path dir = written("single-open");
 
         assertThat(files(dir)).containsExactly("report.html", "results.json", "spectrum.png", "spectrum.svg", "timeline.png", "timeline.svg");
         assertValidPng(dir.resolve("spectrum.png"), 1000);
@@ -125,7 +140,7 @@ class ReportWriterTest {
         assertThat(html).containsPattern("<tr><td class=\"run\">open</td><td>7</td><td>[0-9.]+</td><td>[5-6]\\.[0-9]{2}</td></tr>");
         assertThat(html).contains("<td>7</td><td>0</td><td>0.4%</td><td><span class=\"badge fail\">no</span></td>");
         assertThat(html).contains("<td>7</td><td>1,049</td><td>7.1%</td><td><span class=\"badge pass\">yes</span></td>");
-        assertThat(html).contains("<th>#</th><th>start (ms after first)</th>", "<td>0</td><td>0</td><td>300</td><td>8</td><td>0</td><td>0</td><td>8</td><td>8</td>");
+        assertThat(html).contains("<th>#</th><th>start (ms after first)</th>", "<td>0</td><td>0</td><td>300</td><td>8</td><td>0</td><td>0</td><td>8</td><td>8</td><td>yes</td>");
         assertThat(html).contains("<td class=\"run\" rowspan=\"2\">login</td><td rowspan=\"2\">7,405</td>", ">score</td>");
         assertThat(html).contains("<td>1,143 <small>(7.7%)</small></td>");
     }
@@ -147,8 +162,7 @@ class ReportWriterTest {
 
     @Test
     void the_aligned_picture_is_written_as_png_and_svg() throws Exception {
-        Path dir = Fixtures.runDir("closed-paced-open", tmp);
-        ReportWriter.write(dir);
+        Path dir = written("closed-paced-open");
 
         assertThat(files(dir)).contains("aligned.png", "aligned.svg", "spectrum.png", "spectrum.svg", "timeline.png", "timeline.svg");
         assertValidPng(dir.resolve("aligned.png"), 1000);
@@ -159,29 +173,47 @@ class ReportWriterTest {
 
     @Test
     void an_experiment_draws_every_round_of_every_arm_and_its_pairs() throws Exception {
-        Path dir = Fixtures.runDir("experiment-5-rounds", tmp);
-        String page = Files.readString(ReportWriter.write(dir));
+        Path dir = written("experiment-5-rounds");
+        String page = report("experiment-5-rounds");
         String html = tables(page);
 
+        assertThat(html).contains("<details><summary>Tester settings of 20 runs</summary>");
+        assertThat(html.indexOf("id=\"experiment\"")).as("the experiment comes before the long table").isLessThan(html.indexOf("id=\"summary\""));
         assertThat(html).contains("<b>5</b> rounds", "<b>closed</b>, <b>open</b>", "id=\"chart-experiment-corrected\"", "id=\"chart-experiment-service\"");
         assertThat(html).contains("<td>open</td><td>closed</td><td>p99 corrected</td><td>on</td><td class=\"n\">152</td>"
                 + "<td class=\"n small\">152, 152, 151, 152, 151</td><td><span class=\"badge pass\">told apart</span></td>");
         assertThat(html).contains("<td>off</td><td class=\"n\">1.72</td>", "not told apart");
-        assertThat(html).contains("<th>parameter</th><td>rate</td>", "<th>warmup_ms</th><td>2000</td>");
+        assertThat(html).contains("metric <b>p99</b>", "<h3>Stalls on against off</h3>",
+                "<td>closed/stall</td><td>closed/no-stall</td><td>p99</td><td>on</td><td class=\"n\">0.400</td>");
+        assertThat(html).contains("<th>stall</th><td><pre>", "&quot;highest_rate_every_round&quot; : 250", "<th>window_s</th><td>1.0</td>");
         JsonNode experiment = chartData(page).get("experiment");
         assertThat(experiment.get("corrected")).hasSize(20);
         assertThat(experiment.get("service")).hasSize(20);
         JsonNode first = experiment.at("/corrected/0");
-        assertThat(first.get("run").asText()).isEqualTo("closed-r1-off");
+        assertThat(first.get("run").asText()).isEqualTo("closed r1 no-stall");
         assertThat(first.get("x").asDouble()).isCloseTo(-0.18 - 0.03, org.assertj.core.data.Offset.offset(1e-9));
         assertValidPng(dir.resolve("experiment.png"), 1000);
         assertValidSvg(dir.resolve("experiment.svg"));
     }
 
     @Test
+    void a_results_file_written_by_the_engine_renders() throws Exception {
+        // engine-paced/results.json is the output of the engine's own ResultsWriter (a simulated paced run)
+        String html = tablesOf("engine-paced");
+
+        assertThat(html).contains("<td class=\"kind\">estimated (interval 20 ms)</td>");
+        assertThat(html).contains("<td class=\"gap\">1761 <span class=\"ratio\">\u00d7440</span></td>");
+        assertThat(html).contains("<li><b>paced:</b> 496 requests waited (at most 1981.0 ms) for the previous answer");
+        assertThat(html).contains("<code>p99 &lt; 50ms</code></td><td class=\"n\">1762 ms</td><td><span class=\"badge fail\">FAIL</span>");
+        assertThat(html).contains("<summary><span class=\"sw c0\"></span>paced <small>1 step</small></summary>");
+        assertThat(html).doesNotContain("id=\"stalls\"", "id=\"aligned\"");
+        assertValidPng(written("engine-paced").resolve("spectrum.png"), 1000);
+    }
+
+    @Test
     void results_without_optional_parts_give_a_plain_page_with_escaped_names() throws IOException {
-        Path dir = Fixtures.runDir("minimal", tmp);
-        String page = Files.readString(ReportWriter.write(dir));
+        Path dir = written("minimal");
+        String page = report("minimal");
         String html = tables(page);
 
         assertThat(files(dir)).containsExactly("report.html", "results.json");
