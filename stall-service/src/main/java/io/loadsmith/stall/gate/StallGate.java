@@ -21,6 +21,12 @@ import io.loadsmith.stall.plan.StallKind;
  *
  * <p>Thread-safe. {@link #global()} is the one gate of the JVM (the agent's advice calls it);
  * {@code new StallGate()} makes an isolated one (tests, the Javalin plugin).
+ *
+ * <p>For the agent's bootstrap class path: the gate needs nothing but {@code java.base} and six classes,
+ * {@code gate.StallGate}, {@code gate.StallWindow}, {@code clock.Clock}, {@code clock.SystemClock},
+ * {@code plan.StallKind} and {@code plan.PlanException} (GateBootstrapClosureTest keeps it so). The
+ * rest of stall-service cannot live there: the admin server needs the JDK's HTTP server, a
+ * platform-loader module that bootstrap classes cannot see.
  */
 public final class StallGate {
 

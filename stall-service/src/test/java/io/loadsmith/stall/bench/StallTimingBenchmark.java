@@ -95,9 +95,11 @@ public final class StallTimingBenchmark {
             System.out.println(what + ": no samples");
             return;
         }
-        System.out.printf(Locale.ROOT, "%s over %d: p50 %.1f us, p99 %.1f us, max %.1f us, min %.1f us%n", what,
-                sorted.length, micros(percentile(sorted, 0.50)), micros(percentile(sorted, 0.99)),
-                micros(sorted[sorted.length - 1]), micros(sorted[0]));
+        long under100Micros = Arrays.stream(sorted).filter(sample -> sample < 100_000).count();
+        System.out.printf(Locale.ROOT, "%s over %d: p50 %.1f us, p90 %.1f us, p99 %.1f us, max %.1f us, min %.1f us, "
+                        + "under 100 us: %.1f %%%n", what, sorted.length, micros(percentile(sorted, 0.50)),
+                micros(percentile(sorted, 0.90)), micros(percentile(sorted, 0.99)), micros(sorted[sorted.length - 1]),
+                micros(sorted[0]), 100.0 * under100Micros / sorted.length);
     }
 
     private static long percentile(long[] sorted, double p) {
