@@ -5,8 +5,8 @@ import picocli.CommandLine.Command;
 
 /** {@code loadsmith}: the command line (docs/cli.md). */
 @Command(name = "loadsmith", mixinStandardHelpOptions = true, version = "loadsmith 0.1.0",
-        description = {"Shows how far a load test's numbers are from what users saw when a JVM service paused",
-            "(coordinated omission): open, closed and paced testers side by side, with stalls you control."},
+        description = "Shows how far a load test's numbers are from what users saw when a JVM service paused "
+            + "(coordinated omission): open, closed and paced testers side by side, with stalls you control.",
         subcommands = {RunCommand.class, ReportCommand.class, ArmCommand.class, DisarmCommand.class,
             StallsCommand.class, ClockCommand.class, CommandLine.HelpCommand.class},
         footerHeading = "%nExamples:%n",

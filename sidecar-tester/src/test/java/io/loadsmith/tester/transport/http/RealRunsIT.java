@@ -88,7 +88,7 @@ class RealRunsIT {
     @Test
     void a_slow_server_beyond_the_grace_is_dropped_not_fatal() throws Exception {
         RunResult r = run(TesterSpec.open(20).arrivals(TesterSpec.Arrivals.CONSTANT).duration(500_000_000L)
-                .grace(200_000_000L).name("slow"), server.uri("/sleep?ms=1500"), JettyTransport.Options.connections(16));
+                .grace(1_000_000_000L).name("slow"), server.uri("/sleep?ms=4000"), JettyTransport.Options.connections(16));
         RunResult.Counts c = r.counts();
         assertThat(c.scheduled()).isEqualTo(10);
         assertThat(c.sent()).isEqualTo(10);
