@@ -219,7 +219,7 @@ final class HtmlPage {
                     b.append("</td>");
                 }
                 b.append("<td class=\"kind\">").append(Html.esc(kindLabel(k.getKey(), l)));
-                if (k.getKey().equals("corrected") && "closed".equals(r.model())) {
+                if (k.getKey().equals("corrected") && "closed".equals(r.model()) && sameAs(l, r.latency().get("service"))) {
                     b.append("<br><small>= service: a closed loop has no schedule</small>");
                 }
                 b.append("</td>")
@@ -241,6 +241,11 @@ final class HtmlPage {
             b.append("</tbody>\n");
         }
         b.append("</table></div></section>\n");
+    }
+
+    private static boolean sameAs(Latency a, Latency b) {
+        return b != null && java.util.Objects.equals(a.p50(), b.p50()) && java.util.Objects.equals(a.p99(), b.p99())
+                && java.util.Objects.equals(a.max(), b.max());
     }
 
     private static String kindLabel(String kind, Latency l) {
@@ -424,28 +429,60 @@ final class HtmlPage {
         b.append("</tbody></table></div>\n");
     }
 
-    /** Parts whose shape is not fixed yet: shown as a key-value table, or as JSON text. */
+    /** Parts whose shape is not fixed yet (sweep, windows): objects as key-value tables, lists as rows. */
     private void generic(String title, JsonNode node) {
         if (node == null) {
             return;
         }
         b.append("<h3>").append(Html.esc(title)).append("</h3>\n");
-        if (node.isObject()) {
-            b.append("<table class=\"kvtable\"><tbody>\n");
+        value(node);
+        b.append("\n");
+    }
+
+    private void value(JsonNode node) {
+        if (node == null || node.isNull()) {
+            b.append(Html.NONE);
+        } else if (node.isValueNode()) {
+            b.append(Html.esc(node.asText()));
+        } else if (node.isObject()) {
+            b.append("<table class=\"kvtable\"><tbody>");
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                JsonNode v = e.getValue();
                 b.append("<tr><th>").append(Html.esc(e.getKey())).append("</th><td>");
-                if (v.isValueNode()) {
-                    b.append(Html.esc(v.asText()));
-                } else {
-                    b.append("<pre>").append(Html.esc(v.toPrettyString())).append("</pre>");
-                }
-                b.append("</td></tr>\n");
+                value(e.getValue());
+                b.append("</td></tr>");
             }
-            b.append("</tbody></table>\n");
+            b.append("</tbody></table>");
         } else {
-            b.append("<pre>").append(Html.esc(node.toPrettyString())).append("</pre>\n");
+            boolean scalars = true;
+            boolean objects = node.size() > 0;
+            for (JsonNode item : node) {
+                scalars &= item.isValueNode() || item.isNull();
+                objects &= item.isObject();
+            }
+            if (scalars) {
+                List<String> items = new ArrayList<>();
+                node.forEach(item -> items.add(item.isNull() ? Html.NONE : Html.esc(item.asText())));
+                b.append(String.join(", ", items));
+            } else if (objects) {
+                Set<String> columns = new LinkedHashSet<>();
+                node.forEach(item -> item.fieldNames().forEachRemaining(columns::add));
+                b.append("<div class=\"scroll\"><table class=\"listtable\"><thead><tr>");
+                columns.forEach(c -> b.append("<th>").append(Html.esc(c)).append("</th>"));
+                b.append("</tr></thead><tbody>");
+                for (JsonNode item : node) {
+                    b.append("<tr>");
+                    for (String c : columns) {
+                        b.append("<td>");
+                        value(item.get(c));
+                        b.append("</td>");
+                    }
+                    b.append("</tr>");
+                }
+                b.append("</tbody></table></div>");
+            } else {
+                b.append("<pre>").append(Html.esc(node.toPrettyString())).append("</pre>");
+            }
         }
     }
 

@@ -127,6 +127,7 @@ class ReportWriterTest {
     void closed_paced_and_open_with_stalls_show_warnings_stalls_steps_and_verdicts() throws IOException {
         String html = tablesOf("closed-paced-open");
 
+        assertThat(html).contains("<td class=\"kind\">corrected<br><small>= service: a closed loop has no schedule</small></td>");
         assertThat(html).contains("<li><b>open:</b> tester was the bottleneck: send lateness p99 2.1 ms exceeds 1 ms for 3 s</li>");
         assertThat(html).contains("<td class=\"kind\">estimated (interval 0.54 ms)</td>", "<td class=\"kind\">estimated (interval 14.65 ms)</td>");
         // paced: corrected p99 187 against service p99 1.4
@@ -185,7 +186,9 @@ class ReportWriterTest {
         assertThat(html).contains("<td>off</td><td class=\"n\">1.72</td>", "not told apart");
         assertThat(html).contains("metric <b>p99</b>", "<h3>Stalls on against off</h3>",
                 "<td>closed/stall</td><td>closed/no-stall</td><td>p99</td><td>on</td><td class=\"n\">0.400</td>");
-        assertThat(html).contains("<th>stall</th><td><pre>", "&quot;highest_rate_every_round&quot; : 250", "<th>window_s</th><td>1.0</td>");
+        assertThat(html).contains("<tr><th>rates</th><td>250, 500</td></tr>", "<tr><th>highest_rate_every_round</th><td>250</td></tr>",
+                "<tr><th>window_s</th><td>1.0</td></tr>", "<th>round</th><th>stall</th><th>p99_ms</th>",
+                "<tr><td>1</td><td>true</td><td>1.2, 150.3</td><td>1.2</td><td>150.3</td><td>125.25</td></tr>");
         JsonNode experiment = chartData(page).get("experiment");
         assertThat(experiment.get("corrected")).hasSize(20);
         assertThat(experiment.get("service")).hasSize(20);
