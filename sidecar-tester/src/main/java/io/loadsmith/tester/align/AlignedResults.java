@@ -19,7 +19,7 @@ import java.util.Map;
 /**
  * Assembles one {@code results.json} from several runs, each in its own sub-folder: the engine's run
  * objects (with the run's folder prefixed to {@code requests_log} and {@code hlog}), and for every run with
- * stalls its {@code stalls[]} and {@code stall_summary}; the top-level {@code clock} and {@code alignment}
+ * stalls its {@code stalls[]} and {@code stall_summary}, and {@code arm} (its line); the top-level {@code clock} and {@code alignment}
  * (one series per line: a run, or several runs of one tester merged). docs/alignment.md shows the shapes.
  */
 public final class AlignedResults {
@@ -64,11 +64,13 @@ public final class AlignedResults {
                 }
             }
             run.put("dir", folder);
+            run.put("arm", entry.line());
             StalledRun.Outcome outcome = entry.outcome();
             if (outcome.alignment() != null) {
                 AlignmentJson.writeRun(run, outcome.alignment(), outcome.missing());
                 run.put("clock_offset_ns", outcome.offset().offsetNanos());
                 run.put("clock_uncertainty_ns", outcome.offset().uncertaintyNanos());
+                run.put("clock_offset_used_ns", outcome.offset().forAlignment().offsetNanos());
                 run.put("run_id", outcome.armed().runId());
                 lines.computeIfAbsent(entry.line(), k -> new ArrayList<>()).add(outcome.alignment());
             } else {

@@ -24,4 +24,16 @@ public record ClockOffset(long offsetNanos, long uncertaintyNanos, long roundTri
     public long toServerNanos(long testerNanos) {
         return testerNanos + offsetNanos;
     }
+
+    /**
+     * The offset to align with: 0 when the measured offset is within its uncertainty of 0 (the probe cannot
+     * tell the two clocks apart, and on one host they are the same CLOCK_MONOTONIC: a noisy estimate would
+     * only shift the windows by up to the uncertainty), else the measured offset.
+     */
+    public ClockOffset forAlignment() {
+        if (Math.abs(offsetNanos) <= uncertaintyNanos) {
+            return new ClockOffset(0, uncertaintyNanos, roundTripNanos, probes);
+        }
+        return this;
+    }
 }

