@@ -441,6 +441,9 @@ public final class AdminServer implements AutoCloseable {
             }
         }
 
+        /** How much of an oversized body is read and dropped before answering 413. */
+        private static final long DRAIN_LIMIT_BYTES = 1 << 20;
+
         private byte[] readBody(HttpExchange exchange) throws IOException, AdminError {
             int max = config.maxBodyBytes();
             String length = exchange.getRequestHeaders().getFirst("Content-Length");
@@ -452,6 +455,7 @@ public final class AdminServer implements AutoCloseable {
                     throw AdminError.badRequest("Content-Length: not a number (" + length + ")");
                 }
                 if (declared > max) {
+                    drainQuietly(exchange.getRequestBody());
                     throw new AdminError(413, "body: " + declared + " bytes is over the limit of " + max + " bytes");
                 }
             }
@@ -462,10 +466,29 @@ public final class AdminServer implements AutoCloseable {
             while ((read = in.read(buffer)) >= 0) {
                 body.write(buffer, 0, read);
                 if (body.size() > max) {
+                    drainQuietly(in);
                     throw new AdminError(413, "body: over the limit of " + max + " bytes");
                 }
             }
             return body.toByteArray();
+        }
+
+        /**
+         * Reads and drops what is left of an oversized body, up to {@link #DRAIN_LIMIT_BYTES}, so that the
+         * client has finished sending when the 413 goes out: answering and closing while it still writes
+         * makes its TCP stack reset the connection and lose the answer.
+         */
+        private static void drainQuietly(InputStream in) {
+            byte[] buffer = new byte[8192];
+            long drained = 0;
+            try {
+                int read;
+                while (drained < DRAIN_LIMIT_BYTES && (read = in.read(buffer)) >= 0) {
+                    drained += read;
+                }
+            } catch (IOException ignored) {
+                // the client went away: the 413 is answered (or not) all the same
+            }
         }
 
         private static Map<String, String> query(HttpExchange exchange) throws AdminError {
