@@ -74,6 +74,6 @@ class AdminCommandsIT {
             port = socket.getLocalPort();
         }
         assertThat(run("stalls", "--admin", "http://127.0.0.1:" + port)).isEqualTo(ExitCodes.UNREACHABLE);
-        assertThat(err.toString()).contains("cannot be reached");
+        assertThat(err.toString()).contains("cannot reach the agent's admin API for GET /stalls");
     }
 }
