@@ -34,8 +34,8 @@ final class ClockCommand implements Callable<Integer> {
     record Estimate(ClockOffset offset, JsonNode last) {
     }
 
-    /** Probes with {@link ClockProbe}, the estimate {@code run}, {@code demo} and {@code experiment} use. */
-    static Estimate probe(AdminClient client, int probes) throws IOException {
+    /** Probes with {@link ClockProbe}, the same estimate {@code run}, {@code demo} and {@code experiment} take. */
+    private static Estimate probe(AdminClient client, int probes) throws IOException {
         JsonNode[] last = new JsonNode[1];
         ClockOffset offset = ClockProbe.measure(Clock.system(), () -> {
             last[0] = client.clockJson();
