@@ -131,7 +131,15 @@ public final class AdminClient {
         body.put("min_gap_ms", Nanos.toMillis(spec.minGapNanos()));
         body.put("horizon_ms", Nanos.toMillis(spec.horizonNanos()));
         body.put("kind", kind.wireName());
-        return armed(call("POST", "/arm", body));
+        return armed(armJson(body));
+    }
+
+    /**
+     * {@code POST /arm} with a body as given (the agent validates it) and its answer as JSON, for printing;
+     * {@link #arm(SeededPlanSpec, StallKind)} is the typed form.
+     */
+    public JsonNode armJson(JsonNode body) throws AdminException {
+        return call("POST", "/arm", body);
     }
 
     /** Arms an explicit list of (offset, duration) windows; their indices are ignored. */
@@ -143,7 +151,7 @@ public final class AdminClient {
                     .put("duration_ms", Nanos.toMillis(window.durationNanos()));
         }
         body.put("kind", kind.wireName());
-        return armed(call("POST", "/arm", body));
+        return armed(armJson(body));
     }
 
     private Armed armed(JsonNode answer) throws AdminException {
@@ -158,7 +166,12 @@ public final class AdminClient {
 
     /** Cancels pending stalls (a stall in progress ends now) and returns the windows of the run so far. */
     public List<ServerStall> disarm() throws AdminException {
-        return stallList(call("POST", "/disarm", JSON.createObjectNode()), "/disarm");
+        return stallList(disarmJson(), "/disarm");
+    }
+
+    /** {@code POST /disarm} and its answer as JSON, for printing. */
+    public JsonNode disarmJson() throws AdminException {
+        return call("POST", "/disarm", JSON.createObjectNode());
     }
 
     /** One page of {@code GET /stalls}. */
@@ -172,13 +185,18 @@ public final class AdminClient {
      * @param sinceIndex the first stall index wanted
      */
     public StallPage stalls(String runId, long sinceIndex) throws AdminException {
+        JsonNode answer = stallsJson(runId, sinceIndex);
+        return new StallPage(stallList(answer, "/stalls"), requireLong(answer, "next_index", "/stalls"),
+                answer.path("more").asBoolean(false));
+    }
+
+    /** One page of {@code GET /stalls} as the agent answered it, for printing (runId null: every run's). */
+    public JsonNode stallsJson(String runId, long sinceIndex) throws AdminException {
         StringBuilder path = new StringBuilder("/stalls?since_index=").append(sinceIndex);
         if (runId != null) {
             path.append("&run_id=").append(URLEncoder.encode(runId, StandardCharsets.UTF_8));
         }
-        JsonNode answer = call("GET", path.toString(), null);
-        return new StallPage(stallList(answer, "/stalls"), requireLong(answer, "next_index", "/stalls"),
-                answer.path("more").asBoolean(false));
+        return call("GET", path.toString(), null);
     }
 
     /** Every stall of a run that has happened, following the pages. */
@@ -198,7 +216,12 @@ public final class AdminClient {
 
     /** The server's clock ({@code now_ns} of {@code GET /clock}); use with {@link ClockProbe}. */
     public long serverNanos() throws AdminException {
-        return requireLong(call("GET", "/clock", null), "now_ns", "/clock");
+        return requireLong(clockJson(), "now_ns", "/clock");
+    }
+
+    /** {@code GET /clock} as it answered ({@code now_ns}, {@code pid}, {@code wall_time}). */
+    public JsonNode clockJson() throws AdminException {
+        return call("GET", "/clock", null);
     }
 
     /** {@code GET /health} as it answered. */

@@ -41,6 +41,11 @@ public final class AlignedResults {
 
     /** The results document of {@code entries}, written to {@code outDir}. */
     public static ObjectNode build(Path outDir, List<Entry> entries) {
+        return build(outDir, entries, List.of());
+    }
+
+    /** The results document of {@code entries} with the SLO verdicts of {@code loadsmith run}. */
+    public static ObjectNode build(Path outDir, List<Entry> entries, List<ResultsFile.SloResult> slos) {
         List<RunResult> results = new ArrayList<>();
         ClockOffset clock = ClockOffset.SAME_CLOCK;
         for (Entry entry : entries) {
@@ -49,7 +54,7 @@ public final class AlignedResults {
                 clock = entry.outcome().offset();
             }
         }
-        ObjectNode root = MAPPER.valueToTree(ResultsFile.of(results)
+        ObjectNode root = MAPPER.valueToTree(ResultsFile.of(results).withSlos(slos)
                 .withClock(new ResultsFile.ClockInfo(clock.offsetNanos(), clock.uncertaintyNanos())));
         ArrayNode runs = (ArrayNode) root.get("runs");
         Map<String, List<RunAlignment>> lines = new LinkedHashMap<>();

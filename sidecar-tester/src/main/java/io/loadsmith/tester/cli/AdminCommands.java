@@ -1,6 +1,7 @@
 package io.loadsmith.tester.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -8,12 +9,15 @@ import java.util.Locale;
 /** Shared printing of admin answers. */
 final class AdminCommands {
 
+    /** Indented JSON, for printing answers and writing the CLI's small files. */
+    static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
     private AdminCommands() {
     }
 
     static void printJson(PrintWriter out, JsonNode node) {
         try {
-            out.println(AdminClient.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(node));
+            out.println(PRETTY.writeValueAsString(node));
         } catch (Exception e) {
             out.println(node);
         }

@@ -1,5 +1,6 @@
 package io.loadsmith.tester.cli;
 
+import io.loadsmith.tester.align.AdminClient;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -24,7 +25,7 @@ public final class AdminMixin {
                 || admin.getHost() == null) {
             throw new BadInputException("--admin must be an http:// URL with a host (got \"" + admin + "\")");
         }
-        return new AdminClient(admin, token());
+        return AdminClient.of(admin, token());
     }
 
     String token() {

@@ -1,6 +1,7 @@
 package io.loadsmith.tester.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.loadsmith.tester.align.AdminException;
 import io.loadsmith.tester.scenario.Durations;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,7 +57,7 @@ final class ArmCommand implements Callable<Integer> {
     List<String> stalls = new ArrayList<>();
 
     @Override
-    public Integer call() {
+    public Integer call() throws AdminException {
         Map<String, Object> body = new LinkedHashMap<>();
         if (stalls.isEmpty()) {
             body.put("seed", seed);
@@ -77,7 +78,7 @@ final class ArmCommand implements Callable<Integer> {
             body.put("stalls", windows);
         }
         body.put("kind", kind);
-        JsonNode answer = admin.client().post("/arm", body);
+        JsonNode answer = admin.client().armJson(AdminCommands.PRETTY.valueToTree(body));
         var out = spec.commandLine().getOut();
         out.printf("armed %s: run_id %s, armed_at_ns %s, %d stalls planned%n", admin.admin,
                 answer.path("run_id").asText("?"), answer.path("armed_at_ns").asText("?"),

@@ -2,6 +2,10 @@ package io.loadsmith.tester.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.tester.align.AdminClient;
+import io.loadsmith.tester.align.ClockOffset;
+import io.loadsmith.tester.align.ClockProbe;
+import java.io.IOException;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -26,31 +30,22 @@ final class ClockCommand implements Callable<Integer> {
     @Option(names = "--probes", defaultValue = "5", description = "How many probes (default ${DEFAULT-VALUE})")
     int probes;
 
-    /** The best probe: offset and uncertainty in nanoseconds. */
-    record Estimate(long offsetNanos, long uncertaintyNanos, JsonNode last) {
+    /** The best probe (offset and uncertainty) and the last {@code GET /clock} answer (pid, wall time). */
+    record Estimate(ClockOffset offset, JsonNode last) {
     }
 
-    static Estimate probe(AdminClient client, int probes) {
-        Clock clock = Clock.system();
-        long bestRoundTrip = Long.MAX_VALUE;
-        long bestOffset = 0;
-        JsonNode last = null;
-        for (int i = 0; i < Math.max(1, probes); i++) {
-            long t0 = clock.nanoTime();
-            JsonNode answer = client.get("/clock");
-            long t1 = clock.nanoTime();
-            last = answer;
-            long serverNanos = answer.path("now_ns").asLong();
-            if (t1 - t0 < bestRoundTrip) {
-                bestRoundTrip = t1 - t0;
-                bestOffset = serverNanos - (t0 + (t1 - t0) / 2);
-            }
-        }
-        return new Estimate(bestOffset, bestRoundTrip / 2, last);
+    /** Probes with {@link ClockProbe}, the same estimate {@code run}, {@code demo} and {@code experiment} take. */
+    private static Estimate probe(AdminClient client, int probes) throws IOException {
+        JsonNode[] last = new JsonNode[1];
+        ClockOffset offset = ClockProbe.measure(Clock.system(), () -> {
+            last[0] = client.clockJson();
+            return last[0].path("now_ns").asLong();
+        }, probes);
+        return new Estimate(offset, last[0]);
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         if (probes < 1) {
             throw new BadInputException("--probes must be >= 1 (got " + probes + ")");
         }
@@ -58,8 +53,8 @@ final class ClockCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "clock of %s (pid %s, wall time %s)%n", admin.admin,
                 estimate.last().path("pid").asText("?"), estimate.last().path("wall_time").asText("?"));
-        out.printf(Locale.ROOT, "  offset %d ns +- %d ns (best of %d probes)%n", estimate.offsetNanos(),
-                estimate.uncertaintyNanos(), probes);
+        out.printf(Locale.ROOT, "  offset %d ns +- %d ns (best of %d probes)%n", estimate.offset().offsetNanos(),
+                estimate.offset().uncertaintyNanos(), probes);
         return ExitCodes.OK;
     }
 }

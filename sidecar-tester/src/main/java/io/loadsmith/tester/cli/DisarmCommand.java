@@ -1,7 +1,7 @@
 package io.loadsmith.tester.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Map;
+import io.loadsmith.tester.align.AdminException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,8 +21,8 @@ final class DisarmCommand implements Callable<Integer> {
     AdminMixin admin;
 
     @Override
-    public Integer call() {
-        JsonNode answer = admin.client().post("/disarm", Map.of());
+    public Integer call() throws AdminException {
+        JsonNode answer = admin.client().disarmJson();
         var out = spec.commandLine().getOut();
         out.printf("disarmed %s: %d stalls happened%n", admin.admin, answer.path("stalls").size());
         AdminCommands.printStalls(out, answer.get("stalls"));

@@ -1,5 +1,6 @@
 package io.loadsmith.tester.cli;
 
+import io.loadsmith.tester.align.AdminException;
 import io.loadsmith.tester.scenario.ScenarioException;
 import java.net.ConnectException;
 import java.net.http.HttpConnectTimeoutException;
@@ -9,8 +10,9 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * Maps what a command throws to an exit code and one readable line on stderr, never a bare stack trace:
- * bad scenario or input 2, an unreachable target or agent 3. Anything unexpected is also 2, with its
- * stack trace when {@code LOADSMITH_DEBUG=1}.
+ * bad scenario or input 2, an unreachable target or agent 3. An agent's {@link AdminException} is bad
+ * input when the agent refused the request (400, 409, 413, 415) or the token (401, 403), else unreachable.
+ * Anything unexpected is also 2, with its stack trace when {@code LOADSMITH_DEBUG=1}.
  */
 final class ErrorHandler implements IExecutionExceptionHandler {
 
@@ -18,7 +20,8 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
         int code = exitCodeOf(ex);
         String message = ex.getMessage() == null ? ex.toString() : ex.getMessage();
-        if (code == ExitCodes.BAD_INPUT && !(ex instanceof ScenarioException || ex instanceof BadInputException)) {
+        if (code == ExitCodes.BAD_INPUT && !(ex instanceof ScenarioException || ex instanceof BadInputException
+                || ex instanceof AdminException)) {
             message = "error: " + ex;
         }
         cmd.getErr().println(cmd.getColorScheme().errorText("loadsmith: " + message));
@@ -32,6 +35,10 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         for (Throwable t = ex; t != null; t = t.getCause()) {
             if (t instanceof ScenarioException || t instanceof BadInputException) {
                 return ExitCodes.BAD_INPUT;
+            }
+            if (t instanceof AdminException admin) {
+                return admin.badInput() || admin.status() == 401 || admin.status() == 403
+                        ? ExitCodes.BAD_INPUT : ExitCodes.UNREACHABLE;
             }
             if (t instanceof UnreachableException || t instanceof ConnectException
                     || t instanceof HttpConnectTimeoutException) {

@@ -1,7 +1,6 @@
 package io.loadsmith.tester.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +16,7 @@ final class ResultsWriterSupport {
         Path dir = file.toAbsolutePath().getParent();
         Path temp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
         try {
-            AdminClient.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValue(temp.toFile(), node);
+            AdminCommands.PRETTY.writeValue(temp.toFile(), node);
             Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(temp);

@@ -1,9 +1,7 @@
 package io.loadsmith.tester.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.loadsmith.stall.plan.StallPlan;
-import io.loadsmith.tester.engine.LoadTest;
-import io.loadsmith.tester.engine.RunListener;
+import io.loadsmith.tester.align.AgentStalls;
+import io.loadsmith.tester.align.StalledRun;
 import io.loadsmith.tester.engine.SystemScheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.RequestLog;
@@ -27,9 +25,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -82,8 +78,7 @@ final class RunCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         TesterSpec tester = EngineMapping.tester(scenario);
         RunResult result;
-        ResultsFile.ClockInfo clockInfo = null;
-        JsonNode agentStalls = null;
+        StalledRun.Outcome stalled = null;
         stdout.printf("loadsmith run %s: %s tester, %s -> %s%n", scenario.name(), tester.model().wireName(),
                 scenario.target().simulated() ? "simulated target" : scenario.target().url(), dir);
         stdout.flush();
@@ -93,16 +88,11 @@ final class RunCommand implements Callable<Integer> {
         } else {
             URI url = scenario.target().url();
             checkReachable(url);
-            AdminClient agent = null;
-            if (scenario.stalls() != null) {
-                agent = new AdminClient(scenario.stalls().admin(), token(scenario));
-                ClockCommand.Estimate estimate = ClockCommand.probe(agent, 5);
-                clockInfo = new ResultsFile.ClockInfo(estimate.offsetNanos(), estimate.uncertaintyNanos());
-            }
-            result = runReal(scenario, tester, url, agent, dir);
+            AgentStalls agent = scenario.stalls() == null ? null : ScenarioStalls.agent(scenario);
+            stalled = runReal(scenario, tester, url, agent, dir);
+            result = stalled.result();
             if (agent != null) {
-                agentStalls = agent.get("/stalls");
-                ResultsWriterSupport.writeJson(dir.resolve("agent-stalls.json"), agentStalls);
+                ScenarioStalls.writeAgentStalls(dir, agent, stalled);
             }
         }
         List<Slo.Verdict> verdicts = new ArrayList<>();
@@ -118,21 +108,25 @@ final class RunCommand implements Callable<Integer> {
             double value = v.valueMillis() != null ? v.valueMillis() : v.valuePercent() != null ? v.valuePercent() : Double.NaN;
             sloResults.add(new ResultsFile.SloResult(v.expr(), value, v.pass()));
         }
-        ResultsFile results = ResultsFile.of(List.of(result)).withSlos(sloResults);
-        if (clockInfo != null) {
-            results = results.withClock(clockInfo);
+        boolean aligned = stalled != null && stalled.alignment() != null;
+        if (aligned) {
+            ScenarioStalls.writeResults(dir, scenario, stalled, sloResults);
+        } else {
+            ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), ResultsFile.of(List.of(result)).withSlos(sloResults));
         }
-        ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), results);
         writeScenarioCopy(scenario, dir);
         ReportCommand.write(dir);
         stdout.println();
         ConsoleTable.print(stdout, result, verdicts);
+        if (aligned) {
+            ScenarioStalls.printPerStall(stdout, dir, scenario, stalled);
+        }
         stdout.printf("%nwrote %s and %s%n", dir.resolve(ResultsWriter.FILE_NAME), dir.resolve(ReportWriter.REPORT_FILE));
         stdout.flush();
         return verdicts.stream().allMatch(Slo.Verdict::pass) ? ExitCodes.OK : ExitCodes.SLO_FAILED;
     }
 
-    private RunResult runReal(Scenario scenario, TesterSpec tester, URI url, AdminClient agent, Path dir)
+    private StalledRun.Outcome runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent, Path dir)
             throws Exception {
         int connections = scenario.load().connections();
         if (scenario.load().model() == Scenario.Model.OPEN && scenario.load().maxConcurrency() > 0) {
@@ -141,43 +135,17 @@ final class RunCommand implements Callable<Integer> {
         try (SystemScheduler scheduler = SystemScheduler.start();
              JettyTransport http = JettyTransport.start(scheduler, JettyTransport.Options.connections(connections))) {
             CountingTransport counted = new CountingTransport(http);
-            RunListener arm = agent == null ? RunListener.NONE : new RunListener() {
-                @Override
-                public void countedStart(long startNanos) {
-                    StallPlan plan = EngineMapping.seeded(scenario.stalls().plan(), EngineMapping.horizonNanos(scenario));
-                    Map<String, Object> body = new LinkedHashMap<>();
-                    body.put("seed", plan.seededSpec().orElseThrow().seed());
-                    body.put("mean_interval_ms", scenario.stalls().plan().meanIntervalNanos() / 1e6);
-                    body.put("duration_ms", scenario.stalls().plan().durationNanos() / 1e6);
-                    body.put("min_gap_ms", scenario.stalls().plan().minGapNanos() / 1e6);
-                    body.put("horizon_ms", EngineMapping.horizonNanos(scenario) / 1e6);
-                    body.put("kind", scenario.stalls().plan().kind().wireName());
-                    agent.post("/arm", body);
-                }
-            };
             boolean terminal = System.console() != null;
             Progress live = "none".equals(progress) ? null : new Progress(counted, spec.commandLine().getOut(),
                     "line".equals(progress) || ("auto".equals(progress) && terminal));
             try {
-                return LoadTest.run(tester, scheduler, counted, EngineMapping.source(scenario, url), dir, arm);
+                return StalledRun.run(tester, scheduler, counted, EngineMapping.source(scenario, url), dir, agent,
+                        agent == null ? null : ScenarioStalls.bins(scenario));
             } finally {
                 if (live != null) {
                     live.close();
                 }
             }
-        }
-    }
-
-    private static String token(Scenario scenario) {
-        Path tokenFile = scenario.stalls().tokenFile();
-        if (tokenFile == null) {
-            return null;
-        }
-        try {
-            return Files.readString(tokenFile).trim();
-        } catch (IOException e) {
-            throw new BadInputException(scenario.file().getFileName() + ": stalls.token_file " + tokenFile
-                    + " cannot be read (" + e.getMessage() + ")");
         }
     }
 

@@ -1,8 +1,7 @@
 package io.loadsmith.tester.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
+import io.loadsmith.tester.align.AdminException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,9 +30,8 @@ final class StallsCommand implements Callable<Integer> {
     boolean json;
 
     @Override
-    public Integer call() {
-        String path = runId == null ? "/stalls" : "/stalls?run_id=" + URLEncoder.encode(runId, StandardCharsets.UTF_8);
-        JsonNode answer = admin.client().get(path);
+    public Integer call() throws AdminException {
+        JsonNode answer = admin.client().stallsJson(runId, 0);
         var out = spec.commandLine().getOut();
         if (json) {
             AdminCommands.printJson(out, answer);

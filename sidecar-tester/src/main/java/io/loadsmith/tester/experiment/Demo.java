@@ -4,7 +4,7 @@ import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.tester.align.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.align.AlignedResults;
-import io.loadsmith.tester.align.StallCount;
+import io.loadsmith.tester.align.PerStallTable;
 import io.loadsmith.tester.align.StallSummary;
 import io.loadsmith.tester.align.StalledRun;
 import io.loadsmith.tester.engine.TesterSpec;
@@ -120,7 +120,7 @@ public final class Demo {
         }
         Path file = AlignedResults.write(out, AlignedResults.build(out, entries));
         printTable(console, entries, o);
-        printPerStall(console, entries);
+        PerStallTable.print(console, entries);
         printReading(console, entries, o);
         return file;
     }
@@ -150,33 +150,6 @@ public final class Demo {
         }
         out.println("(p50/p99 ms: service latency, from the actual send; corr: corrected, from the intended send;"
                 + " in stalls: requests sent inside stall windows; overlap: share of requests whose lifetime met a stall)");
-    }
-
-    private static void printPerStall(PrintWriter out, List<AlignedResults.Entry> entries) {
-        out.println();
-        out.println("requests sent inside each stall window, per tester (agent's held count in brackets):");
-        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-6s", "stall"));
-        int most = 0;
-        for (AlignedResults.Entry e : entries) {
-            header.append(String.format(Locale.ROOT, " %14s", e.line()));
-            most = Math.max(most, e.outcome().alignment().stalls().size());
-        }
-        out.println(header);
-        for (int i = 0; i < most; i++) {
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-6d", i));
-            for (AlignedResults.Entry e : entries) {
-                List<StallCount> stalls = e.outcome().alignment().stalls();
-                line.append(i < stalls.size()
-                        ? String.format(Locale.ROOT, " %14s", stalls.get(i).sentDuring() + " (" + stalls.get(i).held() + ")")
-                        : String.format(Locale.ROOT, " %14s", "-"));
-            }
-            out.println(line);
-        }
-        for (AlignedResults.Entry e : entries) {
-            if (!e.outcome().missing().isEmpty()) {
-                out.println("warning: " + e.line() + ": planned stalls " + e.outcome().missing() + " did not happen");
-            }
-        }
     }
 
     private static void printReading(PrintWriter out, List<AlignedResults.Entry> entries, Options o) {

@@ -9,9 +9,12 @@ import io.loadsmith.stall.control.StallController;
 import io.loadsmith.stall.gate.StallGate;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** arm, stalls, disarm and clock against the real stall-service admin server on port 0. */
@@ -68,12 +71,41 @@ class AdminCommandsIT {
     }
 
     @Test
+    void a_wrong_token_is_bad_input_naming_the_call(@TempDir Path dir) throws Exception {
+        StallController guarded = new StallController(Clock.system(), new StallGate());
+        try (AdminServer withToken = AdminServer.start(AdminConfig.builder().host("127.0.0.1").port(0).token("right")
+                .build(), guarded)) {
+            Path token = Files.writeString(dir.resolve("token"), "wrong\n");
+            String address = "http://127.0.0.1:" + withToken.address().getPort();
+            assertThat(run("clock", "--admin", address, "--token-file", token.toString())).isEqualTo(ExitCodes.BAD_INPUT);
+            assertThat(err.toString()).contains("admin " + address + ": GET /clock answered 401");
+        } finally {
+            guarded.close();
+        }
+    }
+
+    @Test
+    void a_scenario_whose_token_file_is_missing_is_bad_input_naming_the_file_and_the_field(@TempDir Path dir)
+            throws Exception {
+        Path scenario = Files.writeString(dir.resolve("stalled.yaml"), """
+                name: stalled
+                target: {url: "%s"}
+                stalls: {admin: "%s", token_file: "%s"}
+                load: {model: open, rate: 10, duration: 1s}
+                journeys: [{name: ping, steps: [{request: GET /}]}]
+                """.formatted(admin, admin, dir.resolve("no-token")));
+        assertThat(run("run", scenario.toString(), "--out", dir.resolve("out").toString())).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(err.toString().strip()).isEqualTo("loadsmith: stalled.yaml: stalls.token_file: "
+                + dir.resolve("no-token") + " does not exist");
+    }
+
+    @Test
     void an_agent_that_is_not_there_is_unreachable() throws Exception {
         int port;
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
             port = socket.getLocalPort();
         }
         assertThat(run("stalls", "--admin", "http://127.0.0.1:" + port)).isEqualTo(ExitCodes.UNREACHABLE);
-        assertThat(err.toString()).contains("cannot be reached");
+        assertThat(err.toString()).contains("cannot reach the agent's admin API for GET /stalls");
     }
 }

@@ -72,7 +72,9 @@ class DemoIT {
             while (records.hasNext()) {
                 long sent = records.next().sentNanos();
                 for (JsonNode stall : run.get("stalls")) {
-                    if (sent >= stall.get("start_ns").asLong() && sent < stall.get("end_ns").asLong()) {
+                    // sent_during_total counts the stalls met (inside the counted span) only
+                    if (stall.get("met").asBoolean()
+                            && sent >= stall.get("start_ns").asLong() && sent < stall.get("end_ns").asLong()) {
                         offsets.add(sent - stall.get("start_ns").asLong());
                     }
                 }

@@ -1,0 +1,44 @@
+package io.loadsmith.tester.align;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The console table of requests sent inside each stall window, one column per run (the agent's held count
+ * in brackets), and a warning line for every run whose planned stalls did not all happen. {@code demo} and
+ * {@code run} print it after their latency tables.
+ */
+public final class PerStallTable {
+
+    private PerStallTable() {
+    }
+
+    /** Prints the table of {@code entries}; every entry must have an alignment (a run with stalls). */
+    public static void print(PrintWriter out, List<AlignedResults.Entry> entries) {
+        out.println();
+        out.println("requests sent inside each stall window, per tester (agent's held count in brackets):");
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-6s", "stall"));
+        int most = 0;
+        for (AlignedResults.Entry e : entries) {
+            header.append(String.format(Locale.ROOT, " %14s", e.line()));
+            most = Math.max(most, e.outcome().alignment().stalls().size());
+        }
+        out.println(header);
+        for (int i = 0; i < most; i++) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-6d", i));
+            for (AlignedResults.Entry e : entries) {
+                List<StallCount> stalls = e.outcome().alignment().stalls();
+                line.append(i < stalls.size()
+                        ? String.format(Locale.ROOT, " %14s", stalls.get(i).sentDuring() + " (" + stalls.get(i).held() + ")")
+                        : String.format(Locale.ROOT, " %14s", "-"));
+            }
+            out.println(line);
+        }
+        for (AlignedResults.Entry e : entries) {
+            if (!e.outcome().missing().isEmpty()) {
+                out.println("warning: " + e.line() + ": planned stalls " + e.outcome().missing() + " did not happen");
+            }
+        }
+    }
+}
