@@ -19,10 +19,12 @@ import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.utility.JavaModule;
 
 /**
- * Installs the gates of the enabled targets with one Byte Buddy {@link AgentBuilder}: advice only (no
- * change of class format), already-loaded classes retransformed, an ignore matcher of our own that lets
- * through exactly the classes a target names (so the platform loader's {@code sun.net.httpserver} is
- * reached), and a read edge from every instrumented module to the gate's.
+ * Installs the gates of the enabled targets with one Byte Buddy {@link AgentBuilder}, behind a
+ * {@link NameFilter} so that only classes a target names ever reach Byte Buddy: advice only (decorating
+ * type strategy, no change of class format), descriptions parsed lazily from the class file, the loaded
+ * target classes retransformed one by one, an ignore matcher of our own that lets through exactly the
+ * classes a target names (so the platform loader's {@code sun.net.httpserver} is reached), and a read
+ * edge from every instrumented module to the gate's.
  */
 final class Instrumenter {
 
