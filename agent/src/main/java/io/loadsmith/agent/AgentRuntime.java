@@ -28,6 +28,8 @@ final class AgentRuntime {
     static final String ERROR_PROPERTY = "loadsmith.agent.error";
     /** The gate's class name (relocated in the shaded jar, like every reference to it). */
     static final String GATE_CLASS = "io.loadsmith.stall.gate.StallGate";
+    /** The daemon thread that loads Byte Buddy and starts the admin API. */
+    static final String START_THREAD = "loadsmith-agent-start";
 
     private static boolean started;
 
@@ -60,23 +62,49 @@ final class AgentRuntime {
             }
             long t0 = System.nanoTime();
             GateBootstrap.appendToBootstrap(instrumentation);
-            long t1 = System.nanoTime();
-            Class<?> gateClass = Class.forName(GATE_CLASS, true, null);
             List<Target> targets = Targets.enabled(options);
+            NameFilter filter = new NameFilter(Instrumenter.typeNames(targets));
+            instrumentation.addTransformer(filter, true);
+            long t1 = System.nanoTime();
+            AgentLog.debug("start-up on the " + how + " thread: gate on the bootstrap path and the class filter "
+                    + (t1 - t0) / 1_000_000 + " ms; Byte Buddy and the admin API follow on the thread " + START_THREAD);
+            String finalToken = token;
+            Thread thread = new Thread(() -> finishStart(options, finalToken, instrumentation, targets, filter, how), START_THREAD);
+            thread.setDaemon(true);
+            thread.start();
+        } catch (Throwable t) {
+            inert("failed to start: " + t);
+            AgentLog.error("failed to start", t);
+        }
+    }
+
+    /**
+     * The costly part of the start, off the host's thread: Byte Buddy's transformer (then every loaded
+     * target class is gated), then the admin API. The admin API listens, {@link #ADMIN_PROPERTY} is set
+     * and "admin API on" is logged only after the gates are in place, so no stall can be armed before
+     * requests are held.
+     */
+    private static void finishStart(AgentOptions options, String token, Instrumentation instrumentation,
+                                    List<Target> targets, NameFilter filter, String how) {
+        try {
+            long t0 = System.nanoTime();
+            Class<?> gateClass = Class.forName(GATE_CLASS, true, null);
             MatchRegistry registry = new MatchRegistry(targets);
+            Instrumenter.install(instrumentation, targets, registry, gateClass, filter);
+            long t1 = System.nanoTime();
             String address;
             try {
                 address = AdminLink.start(options, token, registry);
             } catch (IOException e) {
+                Instrumenter.uninstall(instrumentation, filter);
                 inert("the admin API cannot listen on " + options.adminHost() + ":" + options.adminPort() + " (" + e
-                        + "); the service runs on untouched, no class was instrumented. Choose another port with admin=HOST:PORT");
+                        + "); the service runs on untouched, every gated class was restored. Choose another port with"
+                        + " admin=HOST:PORT");
                 return;
             }
             long t2 = System.nanoTime();
-            Instrumenter.install(instrumentation, targets, registry, gateClass);
-            long t3 = System.nanoTime();
-            AgentLog.debug("start-up: gate on the bootstrap path " + (t1 - t0) / 1_000_000 + " ms, admin API "
-                    + (t2 - t1) / 1_000_000 + " ms, instrumentation " + (t3 - t2) / 1_000_000 + " ms");
+            AgentLog.debug("start-up on " + START_THREAD + ": instrumentation " + (t1 - t0) / 1_000_000 + " ms, admin API "
+                    + (t2 - t1) / 1_000_000 + " ms");
             System.setProperty(ADMIN_PROPERTY, address);
             List<String> names = new ArrayList<>();
             targets.forEach(t -> names.add(t.name()));

@@ -13,25 +13,43 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.utility.JavaModule;
 
 /**
- * Installs the gates of the enabled targets with one Byte Buddy {@link AgentBuilder}: advice only (no
- * change of class format), already-loaded classes retransformed, an ignore matcher of our own that lets
- * through exactly the classes a target names (so the platform loader's {@code sun.net.httpserver} is
- * reached), and a read edge from every instrumented module to the gate's.
+ * Installs the gates of the enabled targets with one Byte Buddy {@link AgentBuilder}, behind a
+ * {@link NameFilter} so that only classes a target names ever reach Byte Buddy: advice only (decorating
+ * type strategy, no change of class format), descriptions parsed lazily from the class file, the loaded
+ * target classes retransformed one by one, an ignore matcher of our own that lets through exactly the
+ * classes a target names (so the platform loader's {@code sun.net.httpserver} is reached), and a read
+ * edge from every instrumented module to the gate's.
  */
 final class Instrumenter {
 
     private Instrumenter() {
     }
 
-    static ResettableClassFileTransformer install(Instrumentation instrumentation, List<Target> targets,
-                                                  MatchRegistry registry, Class<?> gateClass) {
+    /** Binary names of the classes {@code targets} gate. */
+    static Set<String> typeNames(List<Target> targets) {
+        Set<String> names = new HashSet<>();
+        for (Target target : targets) {
+            for (Gate gate : target.gates()) {
+                names.add(gate.typeName());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * Builds Byte Buddy's transformer, hands it to {@code filter} (registered beforehand) and retransforms
+     * the target classes already loaded, including those that loaded while this ran. When it returns,
+     * every loaded target class is gated and every later one will be as it loads.
+     */
+    static void install(Instrumentation instrumentation, List<Target> targets, MatchRegistry registry, Class<?> gateClass,
+                        NameFilter filter) {
+        long t0 = System.nanoTime();
         Map<String, List<Target>> byType = new LinkedHashMap<>();
         for (Target target : targets) {
             for (Gate gate : target.gates()) {
@@ -41,9 +59,17 @@ final class Instrumenter {
                 }
             }
         }
-        Set<String> typeNames = new HashSet<>(byType.keySet());
+        Set<String> typeNames = typeNames(targets);
+        // Cheap by construction: advice only, so a decorating type strategy (no method graph of the
+        // type's hierarchy), descriptions parsed lazily from the class file bytes (no reflection on loaded
+        // classes), no initializer hooks; NameFilter keeps every class whose name is not a target away
+        // from Byte Buddy altogether, and only the loaded targets are retransformed (see install below).
         AgentBuilder builder = new AgentBuilder.Default()
                 .disableClassFormatChanges()
+                .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+                .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+                .with(AgentBuilder.PoolStrategy.Default.FAST)
+                .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(new Listener(registry))
                 .ignore((TypeDescription type, ClassLoader loader, JavaModule module, Class<?> redefined,
@@ -73,7 +99,71 @@ final class Instrumenter {
                         .transform(advice);
             }
         }
-        return builder.installOn(instrumentation);
+        filter.ready(builder.makeRaw());
+        long t1 = System.nanoTime();
+        retransformLoaded(instrumentation, filter);
+        long t2 = System.nanoTime();
+        AgentLog.debug("instrumentation: Byte Buddy transformer built " + (t1 - t0) / 1_000_000 + " ms, loaded targets retransformed "
+                + (t2 - t1) / 1_000_000 + " ms");
+    }
+
+    /** Removes {@code filter} and retransforms the target classes back to their own code. */
+    static void uninstall(Instrumentation instrumentation, NameFilter filter) {
+        instrumentation.removeTransformer(filter);
+        filter.ready(null);
+        for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+            if (filter.isTarget(type.getName()) && instrumentation.isModifiableClass(type)) {
+                try {
+                    instrumentation.retransformClasses(type);
+                } catch (Throwable t) {
+                    AgentLog.errorOnce("restore:" + type.getName(), "could not restore " + type.getName() + ": " + t, t);
+                }
+            }
+        }
+    }
+
+    /** How long to look for a target class that began loading before Byte Buddy was ready. */
+    private static final long MISSED_WAIT_MILLIS = 2_000;
+
+    /**
+     * Retransforms the loaded classes whose name is a target's, one by one (a failure is logged). A class
+     * that began loading before the filter was ready may not be among the loaded classes yet (its
+     * definition is still under way): look again, briefly, until each one noted as missed was seen.
+     */
+    private static void retransformLoaded(Instrumentation instrumentation, NameFilter filter) {
+        Set<String> seen = new HashSet<>();
+        long deadline = System.nanoTime() + MISSED_WAIT_MILLIS * 1_000_000;
+        while (true) {
+            for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+                if (!filter.isTarget(type.getName()) || !seen.add(NameFilter.key(type.getName(), type.getClassLoader()))) {
+                    continue;
+                }
+                if (!instrumentation.isModifiableClass(type)) {
+                    continue;
+                }
+                try {
+                    instrumentation.retransformClasses(type);
+                } catch (Throwable t) {
+                    AgentLog.errorOnce("retransform:" + type.getName(), "could not gate " + type.getName() + ": " + t, t);
+                }
+            }
+            Set<String> unseen = new HashSet<>(filter.missedKeys());
+            unseen.removeAll(seen);
+            if (unseen.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                AgentLog.errorOnce("missed", "these classes loaded while the agent started and were not found again to gate: "
+                        + unseen, null);
+                return;
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** Notes which target matched which class, before the advice is applied. */

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  *     light traffic running;</li>
  * <li>JVM start-up time (process start to the app's first "PORT=" line) with and without the agent.</li>
  * </ol>
- * Arguments: {@code [rounds=5] [seconds=10] [connections=16] [all|throughput|stalls|startup]}.
+ * Arguments: {@code [rounds=5] [seconds=10] [connections=16] [all|throughput|stalls|startup] [startup runs=7]}.
  */
 public final class AgentBenchmark {
 
@@ -38,8 +38,13 @@ public final class AgentBenchmark {
             stallPrecision();
         }
         if (only.equals("all") || only.equals("startup")) {
-            startup(7);
+            startup(runs(args));
         }
+    }
+
+    /** Start-up runs: the fifth argument, 7 by default. */
+    private static int runs(String[] args) {
+        return args.length > 4 ? Integer.parseInt(args[4]) : 7;
     }
 
     private static List<String> jvmArgs(boolean agent) {
@@ -111,6 +116,7 @@ public final class AgentBenchmark {
     private static void startup(int runs) throws Exception {
         List<Double> without = new ArrayList<>();
         List<Double> with = new ArrayList<>();
+        List<Double> adminReady = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             for (boolean agent : new boolean[] {false, true}) {
                 long start = System.nanoTime();
@@ -118,11 +124,17 @@ public final class AgentBenchmark {
                     app.appPort();
                     double millis = (System.nanoTime() - start) / 1e6;
                     (agent ? with : without).add(millis);
+                    if (agent) {
+                        app.adminUrl();
+                        adminReady.add((System.nanoTime() - start) / 1e6);
+                    }
                 }
             }
         }
-        System.out.printf(Locale.ROOT, "STARTUP ms to first PORT= line, median of %d: without %.0f, with agent %.0f (+%.0f)%n",
-                runs, median(without), median(with), median(with) - median(without));
+        System.out.printf(Locale.ROOT, "STARTUP ms to first PORT= line, median of %d: without %.0f, with agent %.0f (+%.0f); "
+                        + "with agent, to the \"admin API on\" line (gates in place): %.0f%n",
+                runs, median(without), median(with), median(with) - median(without), median(adminReady));
+        System.out.println("STARTUP runs without " + without + ", with " + with + ", admin ready " + adminReady);
     }
 
     /** Runs wrk against /fast; returns requests per second. */
