@@ -61,7 +61,7 @@ public final class LoadTest {
      */
     public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
                                 Path runDir, RunListener listener, RunControl control) throws IOException {
-        Run run = new Run(spec, scheduler, transport, source, runDir, listener);
+        Run run = new Run(spec, scheduler, transport, source, runDir, listener, control.live());
         run.future.whenComplete((result, failure) -> control.markFinished());
         control.attach(scheduler, run::userStop);
         scheduler.at(scheduler.nanoTime(), run::begin);
@@ -97,6 +97,7 @@ public final class LoadTest {
         final RequestSource source;
         final Path runDir;
         final RunListener listener;
+        final io.loadsmith.tester.record.LiveStats live;
         final CompletableFuture<RunResult> future = new CompletableFuture<>();
         RunRecorder recorder;
         long cpuStartNanos;
@@ -104,7 +105,8 @@ public final class LoadTest {
         boolean stopRequested;
 
         Run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source, Path runDir,
-            RunListener listener) {
+            RunListener listener, io.loadsmith.tester.record.LiveStats live) {
+            this.live = live;
             this.spec = spec;
             this.scheduler = scheduler;
             this.transport = transport;
@@ -139,6 +141,7 @@ public final class LoadTest {
             };
             recorder = new RunRecorder(runDir, start, spec.objectiveNanos(), interval, source::stepName,
                     spec.model() == TesterSpec.Model.CLOSED);
+            recorder.live(live);
             cpuStartNanos = processCpuNanos();
             started(new Phase(scheduler, transport, source, spec, recorder, start, spec.durationNanos(),
                     Long.MAX_VALUE, schedule(spec.seed(), spec.durationNanos()), done -> guard(() -> finish(done)),

@@ -71,6 +71,7 @@ public final class RunRecorder implements AutoCloseable {
     private long lateToInterval;
     private long lastSecondSeen = -1;
     private boolean finished;
+    private LiveStats live;
 
     /**
      * @param runDir                folder for {@value RequestLog#FILE_NAME} and {@value #HLOG_FILE_NAME}
@@ -101,6 +102,11 @@ public final class RunRecorder implements AutoCloseable {
                 + "service.<step> and corrected.<step> per journey step");
         hlog.outputLogFormatVersion();
         hlog.outputLegend();
+    }
+
+    /** Also feeds live (read by another thread, e.g. a progress line); null: none. */
+    public void live(LiveStats stats) {
+        this.live = stats;
     }
 
     /** A request intended at intendedNanos now exists (it counts as scheduled). */
@@ -173,6 +179,9 @@ public final class RunRecorder implements AutoCloseable {
             if (expectedIntervalMicros > 0) {
                 estimated.recordValueWithExpectedInterval(serviceMicros, expectedIntervalMicros);
             }
+            if (live != null) {
+                live.record(correctedMicros);
+            }
             if (serviceNanos > objectiveNanos) {
                 serviceAboveObjective++;
             }
@@ -183,6 +192,9 @@ public final class RunRecorder implements AutoCloseable {
             dispatchLateness.recordValue(Histograms.micros(sentNanos - releaseNanos));
         }
         log.append(intendedNanos, sentNanos, endNanos, connection, step, status, outcome);
+        if (live != null) {
+            live.ended(error);
+        }
     }
 
     /**

@@ -310,8 +310,14 @@ final class HtmlPage {
         b.append("</tbody></table></div></section>\n");
     }
 
-    /** An SLO on a share ("errors < 0.1%") carries its value in percent, any other in ms. */
-    private static String sloValue(Slo s) {
+    /**
+     * value_percent for a share SLO ("errors < 0.1%"), value_ms for a latency SLO; files written before
+     * value_percent existed put the share into value_ms, recognised by the expression's "%".
+     */
+    static String sloValue(Slo s) {
+        if (s.valuePercent() != null) {
+            return Html.msShort(s.valuePercent()) + "%";
+        }
         if (s.valueMs() == null) {
             return Html.NONE;
         }
