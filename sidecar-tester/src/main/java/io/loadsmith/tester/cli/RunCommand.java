@@ -57,7 +57,7 @@ import picocli.CommandLine.Spec;
 final class RunCommand implements Callable<Integer> {
 
     /** How long the Ctrl-C hook waits for the files beyond the grace. */
-    private static final long HOOK_MARGIN_MILLIS = 15_000;
+    private static final long HOOK_MARGIN_MILLIS = 20_000;
 
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
@@ -104,6 +104,9 @@ final class RunCommand implements Callable<Integer> {
             }
         }, "loadsmith-stop");
         Runtime.getRuntime().addShutdownHook(hook);
+        Thread prepare = new Thread(ReportWriter::prepare, "loadsmith-report-prepare");
+        prepare.setDaemon(true);
+        prepare.start();
         try {
             return runAndWrite(scenario, tester, control, dir);
         } finally {

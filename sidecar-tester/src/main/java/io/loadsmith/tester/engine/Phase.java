@@ -351,6 +351,10 @@ final class Phase {
         if (now < endNanos) {
             userStopped = true;
             endNanos = Math.max(startNanos, now);
+            Attempt never;
+            while ((never = waiting.poll()) != null) {
+                drop(never, -1, -1); // waiting for a concurrency slot: the user stopped sending
+            }
             Timer t = timerHead.next;
             while (t != timerHead) {
                 Timer next = t.next;
