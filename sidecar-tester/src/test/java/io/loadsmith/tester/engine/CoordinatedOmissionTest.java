@@ -70,6 +70,7 @@ class CoordinatedOmissionTest {
         RunResult open = Simulation.run(openSpec(), TARGET, null, dir.resolve("open"));
 
         assertThat(open.counts()).isEqualTo(new RunResult.Counts(3000, 3000, 3000, 0, 0, 0, 0));
+        CountsAddUp.check(open);
         assertThat(open.aboveObjective()).isEqualTo(new RunResult.AboveObjective(50.0, 196, 196));
         assertThat(open.latencyMs().corrected().p99()).isGreaterThan(1500.0);
         // the 31st largest corrected latency: held arrival j = 30, 2.01 − 0.30 = 1.71 s (3 significant digits)
@@ -83,6 +84,7 @@ class CoordinatedOmissionTest {
         RunResult closed = Simulation.run(closedSpec(), TARGET, null, dir.resolve("closed"));
 
         assertThat(closed.counts()).isEqualTo(new RunResult.Counts(5800, 5800, 5800, 0, 0, 0, 0));
+        CountsAddUp.check(closed);
         assertThat(closed.latencyMs().service().p99()).isBetween(10.0, 10.01);
         assertThat(closed.latencyMs().corrected()).isEqualTo(closed.latencyMs().service());
         assertThat(closed.aboveObjective()).isEqualTo(new RunResult.AboveObjective(50.0, 1, 1));
