@@ -94,14 +94,16 @@ class StopRunIT {
                 .replace(' ', File.pathSeparatorChar);
         ProcessBuilder builder = new ProcessBuilder(java, "-cp", classpath, Main.class.getName(), "run",
                 scenario.toString(),
-                "--out", out.toString(), "--progress", "plain")
+                "--out", out.toString(), "--progress", "line")
                 .redirectErrorStream(true).redirectOutput(console.toFile());
         builder.environment().put("LOADSMITH_DEBUG", "1"); // a failure prints its stack trace
         Process child = builder.start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (received.get() < 500 && child.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(20); // 500 requests at 200/s: 2.5 s of load
+            // 500 requests at 200/s (2.5 s of load), and a live line printed (once a second)
+            while ((received.get() < 500 || !Files.readString(console).contains("corrected p99 so far"))
+                    && child.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
             }
             assertThat(child.isAlive()).as("the child still runs after 500 requests; console: %s",
                     Files.readString(console)).isTrue();
