@@ -1,6 +1,7 @@
 package io.loadsmith.tester.align;
 
 import io.loadsmith.tester.engine.LoadTest;
+import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.Scheduler;
@@ -66,13 +67,19 @@ public final class StalledRun {
     /** Runs on any scheduler and transport (the scheduler's clock must be the clock the agent is probed on). */
     public static Outcome run(TesterSpec tester, Scheduler scheduler, Transport transport, RequestSource source,
                               Path runDir, AgentStalls stalls, AlignedBins bins) throws IOException {
+        return run(tester, scheduler, transport, source, runDir, stalls, bins, new RunControl());
+    }
+
+    /** {@link #run(TesterSpec, Scheduler, Transport, RequestSource, Path, AgentStalls, AlignedBins)}, stoppable through {@code control}. */
+    public static Outcome run(TesterSpec tester, Scheduler scheduler, Transport transport, RequestSource source,
+                              Path runDir, AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
         if (stalls == null) {
-            RunResult result = LoadTest.run(tester.stall(false), scheduler, transport, source, runDir);
+            RunResult result = LoadTest.run(tester.stall(false), scheduler, transport, source, runDir, RunListener.NONE, control);
             return new Outcome(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
         }
         ClockOffset offset = ClockProbe.measure(scheduler, stalls.admin()::serverNanos, ClockProbe.DEFAULT_PROBES);
         Arming arming = new Arming(stalls, tester.durationNanos());
-        RunResult result = LoadTest.run(tester.stall(true), scheduler, transport, source, runDir, arming);
+        RunResult result = LoadTest.run(tester.stall(true), scheduler, transport, source, runDir, arming, control);
         if (arming.failure != null) {
             throw arming.failure;
         }

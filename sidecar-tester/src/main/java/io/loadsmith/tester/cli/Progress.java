@@ -1,17 +1,20 @@
 package io.loadsmith.tester.cli;
 
 import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.tester.record.LiveStats;
 import java.io.PrintWriter;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
 /**
  * The live progress of a real run, on its own daemon thread: on a terminal one line rewritten in place
- * every 0.5 s, otherwise a plain line every 5 s (for CI logs).
+ * every second, otherwise a plain line every 5 s (for CI logs): elapsed, sent, achieved rate, in flight,
+ * corrected p99 so far (end − intended send, from the engine's {@link LiveStats}) and errors.
  */
 final class Progress implements AutoCloseable {
 
     private final CountingTransport counts;
+    private final LiveStats live;
     private final PrintWriter out;
     private final boolean terminal;
     private final Clock clock = Clock.system();
@@ -19,8 +22,9 @@ final class Progress implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    Progress(CountingTransport counts, PrintWriter out, boolean terminal) {
+    Progress(CountingTransport counts, LiveStats live, PrintWriter out, boolean terminal) {
         this.counts = counts;
+        this.live = live;
         this.out = out;
         this.terminal = terminal;
         this.thread = new Thread(this::loop, "loadsmith-progress");
@@ -29,22 +33,15 @@ final class Progress implements AutoCloseable {
     }
 
     private void loop() {
-        long periodMillis = terminal ? 500 : 5_000;
-        Histogram interval = null;
+        long periodMillis = terminal ? 1_000 : 5_000;
         while (running) {
             try {
                 Thread.sleep(periodMillis);
             } catch (InterruptedException e) {
                 return;
             }
-            interval = counts.service.getIntervalHistogram(interval);
-            double elapsedSeconds = (clock.nanoTime() - startNanos) / 1e9;
-            long sent = counts.sent.sum();
-            String line = String.format(Locale.ROOT,
-                    "%6.1fs  sent %d  %.0f/s  in flight %d  p99 service (last %.1fs) %.2f ms  errors %d",
-                    elapsedSeconds, sent, sent / Math.max(elapsedSeconds, 1e-9), counts.inFlight(),
-                    periodMillis / 1000.0, interval.getTotalCount() == 0 ? 0 : interval.getValueAtPercentile(99) / 1000.0,
-                    counts.errors.sum());
+            String line = line((clock.nanoTime() - startNanos) / 1e9, counts.sent.sum(), counts.inFlight(),
+                    live.correctedSoFar(), live.errors());
             if (terminal) {
                 out.print("\r" + line + "   ");
             } else {
@@ -52,6 +49,14 @@ final class Progress implements AutoCloseable {
             }
             out.flush();
         }
+    }
+
+    /** One progress line; corrected: corrected latency so far, µs. */
+    static String line(double elapsedSeconds, long sent, long inFlight, Histogram corrected, long errors) {
+        return String.format(Locale.ROOT,
+                "%6.1fs  sent %d  %.0f/s  in flight %d  corrected p99 so far %.2f ms  errors %d",
+                elapsedSeconds, sent, sent / Math.max(elapsedSeconds, 1e-9), inFlight,
+                corrected.getTotalCount() == 0 ? 0 : corrected.getValueAtPercentile(99) / 1000.0, errors);
     }
 
     @Override

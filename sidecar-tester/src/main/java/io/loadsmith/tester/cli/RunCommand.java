@@ -2,6 +2,7 @@ package io.loadsmith.tester.cli;
 
 import io.loadsmith.tester.align.AgentStalls;
 import io.loadsmith.tester.align.StalledRun;
+import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.SystemScheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.RequestLog;
@@ -27,6 +28,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -38,7 +41,9 @@ import picocli.CommandLine.Spec;
         description = {"Run one scenario file (docs/scenarios.md) against its target: a real HTTP service",
             "(target.url) or a simulated one (target.simulate, needs nothing running).",
             "Writes results.json, latency.hlog and requests.bin into the output folder, prints a table of",
-            "service and corrected latency, and checks the scenario's SLOs."},
+            "service and corrected latency, and checks the scenario's SLOs.",
+            "Ctrl-C (SIGINT or SIGTERM) stops sending, waits the grace for requests in flight, and writes",
+            "everything measured so far, marked interrupted."},
         footerHeading = "%nExamples:%n",
         footer = {
             "  loadsmith run examples/scenarios/sim-coordinated-omission.yaml",
@@ -46,6 +51,9 @@ import picocli.CommandLine.Spec;
             "",
             "Exit codes: 0 ok, 1 an SLO failed, 2 bad input (file:line: key message), 3 target or agent unreachable."})
 final class RunCommand implements Callable<Integer> {
+
+    /** How long the Ctrl-C hook waits for the files beyond the grace. */
+    private static final long HOOK_MARGIN_MILLIS = 20_000;
 
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
@@ -70,13 +78,45 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Scenario scenario = ScenarioParser.parse(file, overrides);
-        var stdout = spec.commandLine().getOut();
         Path dir = out != null ? out : Path.of("results", safe(scenario.name()) + "-" + LocalDateTime.now().format(STAMP));
         if (Files.isRegularFile(dir.resolve(ResultsWriter.FILE_NAME)) && out != null) {
             throw new BadInputException("--out " + dir + " already holds results.json; give a new folder");
         }
         Files.createDirectories(dir);
         TesterSpec tester = EngineMapping.tester(scenario);
+        RunControl control = RunControl.withLiveStats();
+        CountDownLatch written = new CountDownLatch(1);
+        long waitMillis = tester.graceNanos() / 1_000_000 + HOOK_MARGIN_MILLIS;
+        var stderr = spec.commandLine().getErr();
+        Thread hook = new Thread(() -> {
+            stderr.printf("%nstopping: no new requests; waiting up to %.1f s for those in flight, then writing %s%n",
+                    tester.graceNanos() / 1e9, dir);
+            stderr.flush();
+            control.stop();
+            try {
+                written.await(waitMillis, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "loadsmith-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        Thread prepare = new Thread(ReportWriter::prepare, "loadsmith-report-prepare");
+        prepare.setDaemon(true);
+        prepare.start();
+        try {
+            return runAndWrite(scenario, tester, control, dir);
+        } finally {
+            written.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it returns now that the files are written
+            }
+        }
+    }
+
+    private int runAndWrite(Scenario scenario, TesterSpec tester, RunControl control, Path dir) throws Exception {
+        var stdout = spec.commandLine().getOut();
         RunResult result;
         StalledRun.Outcome stalled = null;
         stdout.printf("loadsmith run %s: %s tester, %s -> %s%n", scenario.name(), tester.model().wireName(),
@@ -89,7 +129,7 @@ final class RunCommand implements Callable<Integer> {
             URI url = scenario.target().url();
             checkReachable(url);
             AgentStalls agent = scenario.stalls() == null ? null : ScenarioStalls.agent(scenario);
-            stalled = runReal(scenario, tester, url, agent, dir);
+            stalled = runReal(scenario, tester, url, agent, dir, control);
             result = stalled.result();
             if (agent != null) {
                 ScenarioStalls.writeAgentStalls(dir, agent, stalled);
@@ -104,9 +144,8 @@ final class RunCommand implements Callable<Integer> {
         }
         List<ResultsFile.SloResult> sloResults = new ArrayList<>();
         for (Slo.Verdict v : verdicts) {
-            // value_ms carries the share in percent for above(...) and errors SLOs (see docs/cli.md)
-            double value = v.valueMillis() != null ? v.valueMillis() : v.valuePercent() != null ? v.valuePercent() : Double.NaN;
-            sloResults.add(new ResultsFile.SloResult(v.expr(), value, v.pass()));
+            // latency SLOs carry value_ms, share SLOs (above(...), errors) value_percent; the other is null
+            sloResults.add(new ResultsFile.SloResult(v.expr(), v.valueMillis(), v.valuePercent(), v.pass()));
         }
         boolean aligned = stalled != null && stalled.alignment() != null;
         if (aligned) {
@@ -126,8 +165,8 @@ final class RunCommand implements Callable<Integer> {
         return verdicts.stream().allMatch(Slo.Verdict::pass) ? ExitCodes.OK : ExitCodes.SLO_FAILED;
     }
 
-    private StalledRun.Outcome runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent, Path dir)
-            throws Exception {
+    private StalledRun.Outcome runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent, Path dir,
+                                       RunControl control) throws Exception {
         int connections = scenario.load().connections();
         if (scenario.load().model() == Scenario.Model.OPEN && scenario.load().maxConcurrency() > 0) {
             connections = Math.max(connections, scenario.load().maxConcurrency());
@@ -136,11 +175,11 @@ final class RunCommand implements Callable<Integer> {
              JettyTransport http = JettyTransport.start(scheduler, JettyTransport.Options.connections(connections))) {
             CountingTransport counted = new CountingTransport(http);
             boolean terminal = System.console() != null;
-            Progress live = "none".equals(progress) ? null : new Progress(counted, spec.commandLine().getOut(),
+            Progress live = "none".equals(progress) ? null : new Progress(counted, control.live(), spec.commandLine().getOut(),
                     "line".equals(progress) || ("auto".equals(progress) && terminal));
             try {
                 return StalledRun.run(tester, scheduler, counted, EngineMapping.source(scenario, url), dir, agent,
-                        agent == null ? null : ScenarioStalls.bins(scenario));
+                        agent == null ? null : ScenarioStalls.bins(scenario), control);
             } finally {
                 if (live != null) {
                     live.close();

@@ -49,10 +49,21 @@ public final class LoadTest {
         return run(spec, scheduler, transport, source, runDir, RunListener.NONE);
     }
 
-    /** Runs the tester; see the class comment. */
+    /** {@link #run(TesterSpec, Scheduler, Transport, RequestSource, Path, RunListener, RunControl)}, unstoppable. */
     public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
                                 Path runDir, RunListener listener) throws IOException {
-        Run run = new Run(spec, scheduler, transport, source, runDir, listener);
+        return run(spec, scheduler, transport, source, runDir, listener, new RunControl());
+    }
+
+    /**
+     * Runs the tester; see the class comment. {@code control.stop()} (from any thread) ends the run early
+     * with everything measured so far; see {@link RunControl}.
+     */
+    public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
+                                Path runDir, RunListener listener, RunControl control) throws IOException {
+        Run run = new Run(spec, scheduler, transport, source, runDir, listener, control.live());
+        run.future.whenComplete((result, failure) -> control.markFinished());
+        control.attach(scheduler, run::userStop);
         scheduler.at(scheduler.nanoTime(), run::begin);
         if (scheduler instanceof VirtualScheduler virtual) {
             while (!run.future.isDone() && virtual.runNext()) {
@@ -86,12 +97,16 @@ public final class LoadTest {
         final RequestSource source;
         final Path runDir;
         final RunListener listener;
+        final io.loadsmith.tester.record.LiveStats live;
         final CompletableFuture<RunResult> future = new CompletableFuture<>();
         RunRecorder recorder;
         long cpuStartNanos;
+        Phase current;
+        boolean stopRequested;
 
         Run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source, Path runDir,
-            RunListener listener) {
+            RunListener listener, io.loadsmith.tester.record.LiveStats live) {
+            this.live = live;
             this.spec = spec;
             this.scheduler = scheduler;
             this.transport = transport;
@@ -108,8 +123,8 @@ public final class LoadTest {
                     long limit = spec.warmupRequests() > 0 ? spec.warmupRequests() : Long.MAX_VALUE;
                     // the warm-up draws its arrivals from its own stream: the counted schedule stays the same
                     ArrivalSchedule schedule = schedule(spec.seed() ^ 0x5761726d55705f31L, duration);
-                    new Phase(scheduler, transport, source, spec, null, start, duration, limit, schedule,
-                            done -> guard(this::beginCounted), this::fail).start();
+                    started(new Phase(scheduler, transport, source, spec, null, start, duration, limit, schedule,
+                            done -> guard(this::beginCounted), this::fail));
                 } else {
                     beginCounted();
                 }
@@ -126,9 +141,30 @@ public final class LoadTest {
             };
             recorder = new RunRecorder(runDir, start, spec.objectiveNanos(), interval, source::stepName,
                     spec.model() == TesterSpec.Model.CLOSED);
+            recorder.live(live);
             cpuStartNanos = processCpuNanos();
-            new Phase(scheduler, transport, source, spec, recorder, start, spec.durationNanos(), Long.MAX_VALUE,
-                    schedule(spec.seed(), spec.durationNanos()), done -> guard(() -> finish(done)), this::fail).start();
+            started(new Phase(scheduler, transport, source, spec, recorder, start, spec.durationNanos(),
+                    Long.MAX_VALUE, schedule(spec.seed(), spec.durationNanos()), done -> guard(() -> finish(done)),
+                    this::fail));
+        }
+
+        void started(Phase phase) {
+            current = phase;
+            phase.start();
+            if (stopRequested) {
+                phase.userStop();
+            }
+        }
+
+        /** On the scheduler's thread: the user asked to stop (see {@link RunControl}). */
+        void userStop() {
+            if (future.isDone()) {
+                return;
+            }
+            stopRequested = true;
+            if (current != null) {
+                guard(current::userStop);
+            }
         }
 
         ArrivalSchedule schedule(long seed, long durationNanos) {
@@ -146,7 +182,7 @@ public final class LoadTest {
         void finish(Phase phase) throws IOException {
             long cpuNanos = processCpuNanos() - cpuStartNanos;
             long end = scheduler.nanoTime();
-            recorder.finish(spec.durationNanos());
+            recorder.finish(phase.userStopped() ? phase.endNanos() - phase.startNanos() : spec.durationNanos());
             future.complete(Results.build(spec, recorder, phase, end, cpuNanos, runDir));
         }
 
@@ -199,7 +235,14 @@ public final class LoadTest {
                                Path runDir) throws IOException {
             StepStats total = recorder.total();
             long sent = total.sent();
+            boolean interrupted = phase.userStopped();
+            long durationNanos = interrupted ? phase.endNanos() - phase.startNanos() : spec.durationNanos();
             List<String> warnings = new ArrayList<>();
+            if (interrupted) {
+                warnings.add(String.format(java.util.Locale.ROOT, "stopped early by the user after %.1f s of %.1f s;"
+                        + " the counts and latencies cover what was scheduled before the stop",
+                        durationNanos / 1e9, spec.durationNanos() / 1e9));
+            }
             RunResult.Latency estimated = null;
             RunResult.Estimate estimate = null;
             if (spec.model() != TesterSpec.Model.OPEN) {
@@ -210,7 +253,7 @@ public final class LoadTest {
                     // closed loop without a configured interval: the measured mean interval of one connection
                     intervalSource = "measured";
                     intervalMicros = sent == 0 ? 0
-                            : Histograms.micros(spec.durationNanos() * spec.connections() / sent);
+                            : Histograms.micros(durationNanos * spec.connections() / sent);
                     estimatedHistogram = estimateFromLog(runDir.resolve(RequestLog.FILE_NAME), intervalMicros);
                 }
                 estimated = latency(estimatedHistogram);
@@ -225,8 +268,9 @@ public final class LoadTest {
                         + "corrected latency equals service latency");
             }
             if (total.dropped() > 0) {
-                warnings.add(total.dropped() + " requests were dropped: unfinished " + Histograms.millis(
-                        spec.graceNanos() / 1000.0) + " ms after the run's end, or never sent");
+                warnings.add(total.dropped() + " requests were dropped (never answered): unfinished "
+                        + Histograms.millis(spec.graceNanos() / 1000.0) + " ms after the run's end ("
+                        + total.droppedAfterSend() + " of them had been sent)");
             }
             if (recorder.skipped() > 0) {
                 warnings.add(recorder.skipped() + " paced iterations were skipped (on_late: skip): "
@@ -266,20 +310,19 @@ public final class LoadTest {
                         new RunResult.Pair(s.serviceP50Ms(), s.serviceP99Ms()),
                         new RunResult.Pair(s.correctedP50Ms(), s.correctedP99Ms())));
             }
-            long durationNanos = spec.durationNanos();
             double seconds = durationNanos / 1e9;
             return new RunResult(
                     spec.name(), tester(spec), spec.round(), spec.stall(), spec.seed(),
-                    recorder.startNanos(), endNanos, durationNanos / 1e6,
+                    recorder.startNanos(), endNanos, durationNanos / 1e6, interrupted,
                     new RunResult.Counts(recorder.scheduled(), sent, total.completed(), total.errors(),
-                            total.dropped(), recorder.skipped()),
+                            total.dropped(), recorder.skipped(), total.droppedAfterSend()),
                     new RunResult.LatencyViews(latency(total.service()), latency(total.corrected()), estimated),
                     estimate,
                     new RunResult.AboveObjective(spec.objectiveNanos() / 1e6, recorder.serviceAboveObjective(),
                             recorder.correctedAboveObjective()),
                     lateness(recorder.sendLateness()), lateness(dispatch),
                     new RunResult.Waits(phase.waitedCount, phase.waitedTotalNanos / 1e6, phase.waitedMaxNanos / 1e6),
-                    sent / seconds,
+                    seconds > 0 ? sent / seconds : 0,
                     new RunResult.Cost(cpuNanos < 0 || sent == 0 ? -1 : cpuNanos / (double) sent,
                             cpuNanos < 0 ? -1 : cpuNanos / 1e6),
                     timeline,

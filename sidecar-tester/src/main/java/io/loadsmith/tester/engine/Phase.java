@@ -24,7 +24,7 @@ final class Phase {
     private final TesterSpec spec;
     private final RunRecorder recorder;       // null in the warm-up
     private final long startNanos;
-    private final long endNanos;              // no new journeys from here on
+    private long endNanos;                    // no new journeys from here on (moved earlier by a user stop)
     private final long journeyLimit;          // warm-up by requests; Long.MAX_VALUE otherwise
     private final ArrivalSchedule schedule;   // open model only
     private final Consumer<Phase> onDone;
@@ -38,6 +38,8 @@ final class Phase {
     private int timers;
     private final ArrayDeque<Attempt> waiting = new ArrayDeque<>();
     private final Attempt inFlightHead = new Attempt(); // sentinel of the in-flight list
+    private final Timer timerHead = new Timer(0, null, null); // sentinel of the pending-timer list
+    private boolean userStopped;
     private boolean stopping;
     private boolean stopScheduled;
     private boolean finished;
@@ -64,6 +66,13 @@ final class Phase {
         this.onDone = onDone;
         inFlightHead.prev = inFlightHead;
         inFlightHead.next = inFlightHead;
+        timerHead.prev = timerHead;
+        timerHead.next = timerHead;
+    }
+
+    /** Whether a user stop ({@link #userStop()}) cut this phase short. */
+    boolean userStopped() {
+        return userStopped;
     }
 
     long startNanos() {
@@ -113,11 +122,7 @@ final class Phase {
         }
         long arrival = journeysStarted++;
         long intended = startNanos + offset;
-        timers++;
-        scheduler.at(intended, guarded(() -> {
-            timers--;
-            arrive(arrival, intended);
-        }));
+        later(intended, null, () -> arrive(arrival, intended));
     }
 
     private void arrive(long arrival, long intendedNanos) {
@@ -206,12 +211,10 @@ final class Phase {
             }
             dispatch(attempt);
         } else {
-            timers++;
-            scheduler.at(intended, guarded(() -> {
-                timers--;
+            later(intended, attempt, () -> {
                 dispatch(attempt);
                 afterEvent();
-            }));
+            });
         }
     }
 
@@ -267,7 +270,7 @@ final class Phase {
                 recorder.completed(attempt.intendedNanos, attempt.releaseNanos, attempt.sentNanos, endNanos,
                         attempt.request.connection(), attempt.request.step(), status, outcome);
             }
-            if (outcome != Outcome.OK || stopping) {
+            if (outcome != Outcome.OK || stopping || userStopped) {
                 journeyDone(journey);
             } else {
                 journey.position++;
@@ -278,12 +281,10 @@ final class Phase {
                 } else if (nextIntended <= scheduler.nanoTime()) {
                     dispatch(next);
                 } else {
-                    timers++;
-                    scheduler.at(nextIntended, guarded(() -> {
-                        timers--;
+                    later(nextIntended, next, () -> {
                         dispatch(next);
                         afterEvent();
-                    }));
+                    });
                 }
             }
         }
@@ -334,6 +335,63 @@ final class Phase {
             stopScheduled = true;
             scheduler.at(scheduler.nanoTime() + spec.graceNanos(), guarded(this::stop));
         }
+    }
+
+    /**
+     * The user asked to stop (on the scheduler's thread): nothing intended from now on is created or sent
+     * (pending arrivals, iterations and later journey steps are withdrawn: they were never scheduled), the
+     * requests in flight get the grace, then {@link #stop()} cancels them. A stop after the phase's duration
+     * only brings the end of the grace closer.
+     */
+    void userStop() {
+        if (finished || stopping) {
+            return;
+        }
+        long now = scheduler.nanoTime();
+        if (now < endNanos) {
+            userStopped = true;
+            endNanos = Math.max(startNanos, now);
+            Attempt never;
+            while ((never = waiting.poll()) != null) {
+                drop(never, -1, -1); // waiting for a concurrency slot: the user stopped sending
+            }
+            Timer t = timerHead.next;
+            while (t != timerHead) {
+                Timer next = t.next;
+                if (t.atNanos >= endNanos) {
+                    withdraw(t);
+                }
+                t = next;
+            }
+        }
+        scheduler.at(now + spec.graceNanos(), guarded(this::stop));
+        afterEvent();
+    }
+
+    private void withdraw(Timer timer) {
+        timer.cancelled = true;
+        timer.unlink();
+        timers--;
+        Attempt attempt = timer.attempt;
+        if (attempt == null) {
+            arrivalsDone = true; // the open model's next arrival
+            return;
+        }
+        if (recorder != null) {
+            recorder.withdraw(attempt.intendedNanos);
+        }
+        journeyDone(attempt.journey);
+    }
+
+    /** Runs fire at atNanos unless a user stop withdraws it first; attempt: what it would send, if any. */
+    private void later(long atNanos, Attempt attempt, Runnable fire) {
+        Timer timer = new Timer(atNanos, attempt, fire);
+        timer.prev = timerHead.prev;
+        timer.next = timerHead;
+        timerHead.prev.next = timer;
+        timerHead.prev = timer;
+        timers++;
+        scheduler.at(atNanos, guarded(timer));
     }
 
     private void stop() {
@@ -407,6 +465,41 @@ final class Phase {
 
     void post(Runnable task, long nanos) {
         scheduler.at(nanos, guarded(task));
+    }
+
+    /** A pending timer: a node of the pending-timer list, so a user stop can withdraw it. */
+    private final class Timer implements Runnable {
+        final long atNanos;
+        final Attempt attempt;
+        final Runnable fire;
+        boolean cancelled;
+        Timer prev;
+        Timer next;
+
+        Timer(long atNanos, Attempt attempt, Runnable fire) {
+            this.atNanos = atNanos;
+            this.attempt = attempt;
+            this.fire = fire;
+        }
+
+        @Override
+        public void run() {
+            if (cancelled) {
+                return;
+            }
+            unlink();
+            timers--;
+            fire.run();
+        }
+
+        void unlink() {
+            if (prev != null) {
+                prev.next = next;
+                next.prev = prev;
+                prev = null;
+                next = null;
+            }
+        }
     }
 
     static final class Journey {

@@ -71,6 +71,7 @@ public final class RunRecorder implements AutoCloseable {
     private long lateToInterval;
     private long lastSecondSeen = -1;
     private boolean finished;
+    private LiveStats live;
 
     /**
      * @param runDir                folder for {@value RequestLog#FILE_NAME} and {@value #HLOG_FILE_NAME}
@@ -103,6 +104,11 @@ public final class RunRecorder implements AutoCloseable {
         hlog.outputLegend();
     }
 
+    /** Also feeds live (read by another thread, e.g. a progress line); null: none. */
+    public void live(LiveStats stats) {
+        this.live = stats;
+    }
+
     /** A request intended at intendedNanos now exists (it counts as scheduled). */
     public void expect(long intendedNanos) {
         scheduled++;
@@ -110,6 +116,15 @@ public final class RunRecorder implements AutoCloseable {
             lateToInterval++;
         }
         second(intendedNanos).outstanding++;
+    }
+
+    /**
+     * A request announced with {@link #expect} will not exist after all: a user stop withdrew it before its
+     * intended time (it is no longer scheduled).
+     */
+    public void withdraw(long intendedNanos) {
+        scheduled--;
+        second(intendedNanos).outstanding--;
     }
 
     /** Iterations a paced tester did not send (on_late: skip); they count as scheduled and skipped. */
@@ -124,7 +139,7 @@ public final class RunRecorder implements AutoCloseable {
     }
 
     /**
-     * A request ended (OK or not; not cancelled).
+     * A request ended (OK or not; not cancelled): it counts as sent, and as completed (OK) or as an error.
      *
      * @param releaseNanos when the engine asked the transport to send it (dispatch lateness = sent − release)
      * @param sentNanos    actual send, or -1 if it was never sent (then no latency is recorded)
@@ -138,18 +153,19 @@ public final class RunRecorder implements AutoCloseable {
         }
         StepStats stepStats = step(step);
         boolean error = outcome != Outcome.OK;
-        total.completed++;
-        stepStats.completed++;
+        total.sent++;
+        stepStats.sent++;
         second.count++;
         if (error) {
             total.errors++;
             stepStats.errors++;
             second.errors++;
+        } else {
+            total.completed++;
+            stepStats.completed++;
         }
         lastEndNanos = Math.max(lastEndNanos, endNanos);
         if (sentNanos >= 0) {
-            total.sent++;
-            stepStats.sent++;
             firstSentNanos = Math.min(firstSentNanos, sentNanos);
             long serviceNanos = endNanos - sentNanos;
             long correctedNanos = endNanos - intendedNanos;
@@ -163,6 +179,9 @@ public final class RunRecorder implements AutoCloseable {
             if (expectedIntervalMicros > 0) {
                 estimated.recordValueWithExpectedInterval(serviceMicros, expectedIntervalMicros);
             }
+            if (live != null) {
+                live.record(correctedMicros);
+            }
             if (serviceNanos > objectiveNanos) {
                 serviceAboveObjective++;
             }
@@ -173,9 +192,16 @@ public final class RunRecorder implements AutoCloseable {
             dispatchLateness.recordValue(Histograms.micros(sentNanos - releaseNanos));
         }
         log.append(intendedNanos, sentNanos, endNanos, connection, step, status, outcome);
+        if (live != null) {
+            live.ended(error);
+        }
     }
 
-    /** A request was dropped: cancelled at the end of the grace (sentNanos >= 0) or never sent (-1). */
+    /**
+     * A request was dropped (never answered): cancelled at the end of the grace after it was committed to
+     * the socket (sentNanos >= 0, also counted in {@link StepStats#droppedAfterSend()}) or before (-1). It
+     * does not count as sent.
+     */
     public void dropped(long intendedNanos, long sentNanos, long endNanos, int connection, int step) {
         second(intendedNanos).outstanding--;
         if (closedLoop && sentNanos >= 0) {
@@ -184,8 +210,8 @@ public final class RunRecorder implements AutoCloseable {
         total.dropped++;
         step(step).dropped++;
         if (sentNanos >= 0) {
-            total.sent++;
-            step(step).sent++;
+            total.droppedAfterSend++;
+            step(step).droppedAfterSend++;
             firstSentNanos = Math.min(firstSentNanos, sentNanos);
         }
         log.append(intendedNanos, sentNanos, endNanos, connection, step, 0, Outcome.CANCELLED);

@@ -10,11 +10,12 @@ public final class StepStats {
     long errors;
     long dropped;
     long sent;
+    long droppedAfterSend;
 
     void reset() {
         service.reset();
         corrected.reset();
-        completed = errors = dropped = sent = 0;
+        completed = errors = dropped = sent = droppedAfterSend = 0;
     }
 
     void record(long serviceMicros, long correctedMicros) {
@@ -32,22 +33,30 @@ public final class StepStats {
         return corrected;
     }
 
-    /** Requests that ended (OK or an error; not the dropped). */
+    /** Requests answered without an error (sent = completed + errors). */
     public long completed() {
         return completed;
     }
 
-    /** Completed requests that did not end OK. */
+    /** Requests that ended in an error: an HTTP status or failed check, or refused, reset, timed out. */
     public long errors() {
         return errors;
     }
 
-    /** Requests cancelled at the end of the grace, or never sent because the run ended. */
+    /** Requests never answered: cancelled at the end of the grace (sent to the socket or not). */
     public long dropped() {
         return dropped;
     }
 
-    /** Requests committed to the socket. */
+    /** The dropped that had been committed to the socket before they were cancelled (a part of dropped). */
+    public long droppedAfterSend() {
+        return droppedAfterSend;
+    }
+
+    /**
+     * Requests handed to the transport that ended, with an answer or an error (completed + errors); a
+     * request cancelled after the grace is dropped instead, even if it reached the socket.
+     */
     public long sent() {
         return sent;
     }

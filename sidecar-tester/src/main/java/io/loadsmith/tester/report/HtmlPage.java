@@ -310,8 +310,14 @@ final class HtmlPage {
         b.append("</tbody></table></div></section>\n");
     }
 
-    /** An SLO on a share ("errors < 0.1%") carries its value in percent, any other in ms. */
-    private static String sloValue(Slo s) {
+    /**
+     * value_percent for a share SLO ("errors < 0.1%"), value_ms for a latency SLO; files written before
+     * value_percent existed put the share into value_ms, recognised by the expression's "%".
+     */
+    static String sloValue(Slo s) {
+        if (s.valuePercent() != null) {
+            return Html.msShort(s.valuePercent()) + "%";
+        }
         if (s.valueMs() == null) {
             return Html.NONE;
         }
@@ -521,14 +527,14 @@ final class HtmlPage {
             return;
         }
         b.append("<section id=\"above\"><h2>Requests above the objective</h2>\n<div class=\"scroll\"><table class=\"num above\"><thead><tr><th>run</th>")
-                .append("<th>objective</th><th>completed</th><th>service above</th><th>corrected above</th><th></th></tr></thead><tbody>\n");
+                .append("<th>objective</th><th>sent</th><th>service above</th><th>corrected above</th><th></th></tr></thead><tbody>\n");
         long most = 1;
         for (Run r : with) {
             most = Math.max(most, Math.max(orZero(r.aboveObjective().service()), orZero(r.aboveObjective().corrected())));
         }
         for (Run r : with) {
             AboveObjective a = r.aboveObjective();
-            Long completed = r.counts().completed();
+            Long completed = r.counts().sent(); // requests that ended: sent = completed + errors
             b.append("<tr><td class=\"run\">").append(swatch(r)).append(Html.esc(r.name())).append("</td><td>")
                     .append(a.thresholdMs() == null ? Html.NONE : Html.msShort(a.thresholdMs()) + " ms").append("</td><td>")
                     .append(Html.count(completed)).append("</td><td>").append(withShare(a.service(), completed))

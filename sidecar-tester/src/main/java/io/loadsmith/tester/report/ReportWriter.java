@@ -36,6 +36,18 @@ public final class ReportWriter {
     private ReportWriter() {}
 
     /**
+     * Warms up what the PNG/SVG charts need (Java2D's fonts), best effort: call it early in a run that may
+     * write its report from a JVM shutdown hook's wait (Ctrl-C), where Java2D could no longer start.
+     */
+    public static void prepare() {
+        try {
+            StaticCharts.prepare();
+        } catch (RuntimeException | LinkageError e) {
+            // no fonts: write() reports it
+        }
+    }
+
+    /**
      * Writes report.html and the chart files for the results in runDir.
      *
      * @return the path of report.html
@@ -46,7 +58,14 @@ public final class ReportWriter {
     public static Path write(Path runDir) {
         Path resultsFile = runDir.resolve(RESULTS_FILE);
         Results results = ResultsReader.read(resultsFile);
-        List<String> chartFiles = StaticCharts.write(results, runDir);
+        List<String> chartFiles;
+        try {
+            chartFiles = StaticCharts.write(results, runDir);
+        } catch (IllegalStateException | java.awt.AWTError | LinkageError e) {
+            // the page draws its own charts; the PNG/SVG copies are a convenience (e.g. no fonts on the box)
+            System.err.println("loadsmith: the PNG/SVG charts were not written (" + e + "); report.html still is");
+            chartFiles = List.of();
+        }
         String html = HtmlPage.render(results, chartFiles, resource("report.css"), chartLibrary(), resource("report.js"));
         Path report = runDir.resolve(REPORT_FILE);
         try {

@@ -50,7 +50,8 @@ record Results(Path file, String title, String when, Double clockOffsetNs, Doubl
     record StallSummary(Long stallsMet, Long sentDuringTotal, Double overlappingShare, Boolean p99CanSeeStalls) {}
 
     /** An SLO verdict; {@code run} is null for a top-level entry without one. */
-    record Slo(String run, String expr, Double valueMs, Boolean pass) {}
+    /** valueMs for a latency SLO, valuePercent for a share SLO (older files put a share in valueMs). */
+    record Slo(String run, String expr, Double valueMs, Double valuePercent, Boolean pass) {}
 
     record Alignment(double stallMs, double binMs, double fromMs, double toMs, List<AlignedSeries> series,
                      List<AlignedScatter> scatter) {}

@@ -214,7 +214,8 @@ final class ResultsReader {
             String p = path + ".slos[" + i + "]";
             JsonNode s = items.get(i);
             String run = f.text(s, "run", p);
-            out.add(new Slo(run == null ? runName : run, f.text(s, "expr", p), f.number(s, "value_ms", p), f.bool(s, "pass", p)));
+            out.add(new Slo(run == null ? runName : run, f.text(s, "expr", p), f.number(s, "value_ms", p),
+                    f.number(s, "value_percent", p), f.bool(s, "pass", p)));
         }
         return List.copyOf(out);
     }

@@ -52,6 +52,9 @@ final class StaticCharts {
         if (System.getProperty("java.awt.headless") == null) {
             System.setProperty("java.awt.headless", "true");
         }
+        // PNGs of a few hundred kB are encoded in memory: ImageIO's file cache would register a JVM shutdown
+        // hook on first use, which is refused while the JVM shuts down (a run stopped with Ctrl-C)
+        javax.imageio.ImageIO.setUseCache(false);
     }
 
     static final Color[] PALETTE = {new Color(0x4363d8), new Color(0xe6194b), new Color(0x2f9e44), new Color(0xf58231),
@@ -63,6 +66,24 @@ final class StaticCharts {
     static final int MAX_SCATTER_POINTS = 2500;
 
     private StaticCharts() {}
+
+    /**
+     * Draws a line of text off screen, so Java2D opens its font files now: its font manager registers a
+     * JVM shutdown hook the first time it does, which is refused once the JVM is shutting down (a run
+     * stopped with Ctrl-C writes its charts from a shutdown hook's wait).
+     */
+    static void prepare() {
+        java.awt.image.BufferedImage image = new java.awt.image.BufferedImage(8, 8, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.awt.Graphics2D g = image.createGraphics();
+        try {
+            g.setFont(TITLE);
+            g.drawString("0 ms", 0, 8);
+            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+            g.drawString("0 ms", 0, 8);
+        } finally {
+            g.dispose();
+        }
+    }
 
     /** Writes the charts that have data into dir; returns the file names written. */
     static List<String> write(Results results, Path dir) {

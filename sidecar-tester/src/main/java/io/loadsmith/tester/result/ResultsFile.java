@@ -1,5 +1,7 @@
 package io.loadsmith.tester.result;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import java.util.List;
 
 /**
@@ -36,7 +38,15 @@ public record ResultsFile(String schema, ClockInfo clock, List<RunResult> runs, 
     public record ClockInfo(long offsetNs, long uncertaintyNs) {
     }
 
-    /** One objective: its expression as written, the measured value in ms (or percent for rates), pass or fail. */
-    public record SloResult(String expr, double valueMs, boolean pass) {
+    /**
+     * One objective: its expression as written, the measured value, pass or fail. A latency SLO
+     * ({@code p99 < 500ms}) carries {@code value_ms} and a null {@code value_percent}; a share SLO
+     * ({@code above(10ms) < 1%}, {@code errors < 0.1%}) carries {@code value_percent} and a null
+     * {@code value_ms}. Both keys are always written.
+     */
+    public record SloResult(String expr,
+                            @JsonInclude(JsonInclude.Include.ALWAYS) Double valueMs,
+                            @JsonInclude(JsonInclude.Include.ALWAYS) Double valuePercent,
+                            boolean pass) {
     }
 }

@@ -16,6 +16,7 @@ public record RunResult(
         long startNs,
         long endNs,
         double durationMs,
+        boolean interrupted,
         Counts counts,
         LatencyViews latencyMs,
         Estimate estimate,
@@ -42,18 +43,18 @@ public record RunResult(
 
     /** This run with its stall alignment ({@code stalls[]}, filled by the alignment step). */
     public RunResult withStalls(List<?> value) {
-        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, counts, latencyMs,
-                estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline,
-                spectrum, steps, warnings, List.copyOf(value), requestsLog, hlog);
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, List.copyOf(value), requestsLog, hlog);
     }
 
     /** This run with more warnings appended. */
     public RunResult withWarnings(List<String> more) {
         List<String> all = new java.util.ArrayList<>(warnings);
         all.addAll(more);
-        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, counts, latencyMs,
-                estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline,
-                spectrum, steps, all, stalls, requestsLog, hlog);
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, all, stalls, requestsLog, hlog);
     }
 
     /** The load model and its settings; fields that do not apply to the model are null. */
@@ -67,9 +68,12 @@ public record RunResult(
     }
 
     /**
-     * Request counts. scheduled = completed + dropped + skipped; errors are among the completed.
+     * Request counts: scheduled = sent + dropped + skipped and sent = completed + errors (docs/results-json.md).
+     * sent: ended with an answer or an error; completed: answered without an error; dropped: never answered
+     * (cancelled after the grace); droppedAfterSend: the part of dropped that had reached the socket.
      */
-    public record Counts(long scheduled, long sent, long completed, long errors, long dropped, long skipped) {
+    public record Counts(long scheduled, long sent, long completed, long errors, long dropped, long skipped,
+                         long droppedAfterSend) {
     }
 
     /** p50 ... max and mean of one latency, in ms. */
@@ -116,6 +120,7 @@ public record RunResult(
     public record StepResult(int step, String name, StepCounts counts, LatencyViews latencyMs) {
     }
 
+    /** A step's counts, with the same meanings as {@link Counts}: sent = completed + errors. */
     public record StepCounts(long sent, long completed, long errors, long dropped) {
     }
 }

@@ -59,6 +59,8 @@ class CliRunTest {
         assertThat(counts.path("errors").asLong()).isZero();
         assertThat(results.path("slos").get(0).path("expr").asText()).isEqualTo("errors < 1%");
         assertThat(results.path("slos").get(0).path("pass").asBoolean()).isTrue();
+        assertThat(results.path("slos").get(0).path("value_percent").isNumber()).isTrue();
+        assertThat(results.path("slos").get(0).path("value_ms").isNull()).isTrue();
         assertThat(this.out.toString()).contains("service").contains("corrected").contains("SLO errors < 1%");
     }
 
@@ -71,6 +73,7 @@ class CliRunTest {
         assertThat(slo.path("expr").asText()).isEqualTo("p99 < 5ms");
         assertThat(slo.path("pass").asBoolean()).isFalse();
         assertThat(slo.path("value_ms").asDouble()).isGreaterThan(5);
+        assertThat(slo.path("value_percent").isNull()).isTrue();
         assertThat(this.out.toString()).contains("FAIL");
     }
 

@@ -69,7 +69,8 @@ class CoordinatedOmissionTest {
     void open_loop_counts_every_request_the_stall_delayed_to_the_request() throws IOException {
         RunResult open = Simulation.run(openSpec(), TARGET, null, dir.resolve("open"));
 
-        assertThat(open.counts()).isEqualTo(new RunResult.Counts(3000, 3000, 3000, 0, 0, 0));
+        assertThat(open.counts()).isEqualTo(new RunResult.Counts(3000, 3000, 3000, 0, 0, 0, 0));
+        CountsAddUp.check(open);
         assertThat(open.aboveObjective()).isEqualTo(new RunResult.AboveObjective(50.0, 196, 196));
         assertThat(open.latencyMs().corrected().p99()).isGreaterThan(1500.0);
         // the 31st largest corrected latency: held arrival j = 30, 2.01 − 0.30 = 1.71 s (3 significant digits)
@@ -82,7 +83,8 @@ class CoordinatedOmissionTest {
     void closed_loop_service_p99_stays_at_the_service_time_and_one_request_is_above_the_objective() throws IOException {
         RunResult closed = Simulation.run(closedSpec(), TARGET, null, dir.resolve("closed"));
 
-        assertThat(closed.counts()).isEqualTo(new RunResult.Counts(5800, 5800, 5800, 0, 0, 0));
+        assertThat(closed.counts()).isEqualTo(new RunResult.Counts(5800, 5800, 5800, 0, 0, 0, 0));
+        CountsAddUp.check(closed);
         assertThat(closed.latencyMs().service().p99()).isBetween(10.0, 10.01);
         assertThat(closed.latencyMs().corrected()).isEqualTo(closed.latencyMs().service());
         assertThat(closed.aboveObjective()).isEqualTo(new RunResult.AboveObjective(50.0, 1, 1));

@@ -51,7 +51,8 @@ class PacedTesterTest {
         assertThat(thirteen.correctedNanos()).isEqualTo(80 * MS);
         assertThat(records.get(14).sentNanos()).isEqualTo(1400 * MS);
 
-        assertThat(result.counts()).isEqualTo(new RunResult.Counts(20, 20, 20, 0, 0, 0));
+        assertThat(result.counts()).isEqualTo(new RunResult.Counts(20, 20, 20, 0, 0, 0, 0));
+        CountsAddUp.check(result);
         // corrected above 50 ms: iterations 11 (260 ms), 12 (170 ms), 13 (80 ms); service: only 11
         assertThat(result.aboveObjective()).isEqualTo(new RunResult.AboveObjective(50.0, 1, 3));
         assertThat(result.waits()).isEqualTo(new RunResult.Waits(2, 160.0 + 70.0, 160.0));
@@ -63,7 +64,8 @@ class PacedTesterTest {
         RunResult result = Simulation.run(paced(TesterSpec.OnLate.SKIP), TARGET, null, dir);
         List<RequestRecord> records = log(dir);
 
-        assertThat(result.counts()).isEqualTo(new RunResult.Counts(20, 18, 18, 0, 0, 2));
+        assertThat(result.counts()).isEqualTo(new RunResult.Counts(20, 18, 18, 0, 0, 2, 0));
+        CountsAddUp.check(result);
         assertThat(records.get(11).endNanos()).isEqualTo(1360 * MS);
         assertThat(records.get(12).intendedNanos()).isEqualTo(1400 * MS);
         assertThat(records.get(12).sentNanos()).isEqualTo(1400 * MS);

@@ -81,7 +81,7 @@ class SchedulerTest {
             io.loadsmith.tester.result.RunResult result = LoadTest.run(
                     TesterSpec.open(200).arrivals(TesterSpec.Arrivals.CONSTANT).duration(200_000_000L),
                     scheduler, transport, RequestSource.get(java.net.URI.create("http://127.0.0.1:9/")), dir);
-            assertThat(result.counts()).isEqualTo(new io.loadsmith.tester.result.RunResult.Counts(40, 40, 40, 0, 0, 0));
+            assertThat(result.counts()).isEqualTo(new io.loadsmith.tester.result.RunResult.Counts(40, 40, 40, 0, 0, 0, 0));
             assertThat(result.latencyMs().service().p50()).isGreaterThanOrEqualTo(1.0);
         } finally {
             answers.shutdownNow();

@@ -37,7 +37,8 @@ class ResultsWriterTest {
                 target, null, dir.resolve("open"));
         ResultsFile results = ResultsFile.of(List.of(paced, open.withStalls(List.of(Map.of("index", 0)))))
                 .withClock(new ResultsFile.ClockInfo(12, 34))
-                .withSlos(List.of(new ResultsFile.SloResult("p99 < 500ms", 510.0, false)));
+                .withSlos(List.of(new ResultsFile.SloResult("p99 < 500ms", 510.0, null, false),
+                        new ResultsFile.SloResult("errors < 0.1%", null, 0.25, false)));
         Path file = dir.resolve(ResultsWriter.FILE_NAME);
 
         ResultsWriter.write(file, results);
@@ -47,6 +48,9 @@ class ResultsWriterTest {
         assertThat(json.get("clock").get("offset_ns").asLong()).isEqualTo(12);
         assertThat(json.get("clock").get("uncertainty_ns").asLong()).isEqualTo(34);
         assertThat(json.get("slos").get(0).get("value_ms").asDouble()).isEqualTo(510.0);
+        assertThat(json.get("slos").get(0).get("value_percent").isNull()).isTrue();
+        assertThat(json.get("slos").get(1).get("value_ms").isNull()).isTrue();
+        assertThat(json.get("slos").get(1).get("value_percent").asDouble()).isEqualTo(0.25);
         JsonNode run = json.get("runs").get(0);
         for (String field : List.of("name", "tester", "round", "stall", "seed", "counts", "latency_ms",
                 "above_objective", "send_lateness_ms", "stalls", "timeline", "spectrum", "steps", "cost",
@@ -56,7 +60,9 @@ class ResultsWriterTest {
         assertThat(run.get("tester").get("model").asText()).isEqualTo("paced");
         assertThat(run.get("tester").get("pace_ms").asDouble()).isEqualTo(50.0);
         assertThat(run.get("tester").get("connections").asInt()).isEqualTo(2);
-        for (String count : List.of("scheduled", "sent", "completed", "errors", "dropped", "skipped")) {
+        assertThat(run.get("interrupted").asBoolean()).isFalse();
+        for (String count : List.of("scheduled", "sent", "completed", "errors", "dropped", "skipped",
+                "dropped_after_send")) {
             assertThat(run.get("counts").has(count)).as(count).isTrue();
         }
         for (String view : List.of("service", "corrected", "estimated")) {

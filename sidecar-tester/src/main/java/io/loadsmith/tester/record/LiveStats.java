@@ -1,0 +1,54 @@
+package io.loadsmith.tester.record;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What a running test has measured so far, for a live progress line on another thread: corrected latency
+ * (end − intended send) in an HdrHistogram {@link Recorder} (wait-free for the recording thread; the reader
+ * swaps out an interval histogram, typically once a second) and the count of requests ended in an error.
+ * The {@link RunRecorder} feeds it from the scheduler's thread; no lock is taken on that path.
+ */
+public final class LiveStats {
+
+    private final Recorder corrected = new Recorder(1, Histograms.HIGHEST_MICROS,
+            Histograms.SIGNIFICANT_DIGITS);
+    private final LongAdder ended = new LongAdder();
+    private final LongAdder errors = new LongAdder();
+    private final Histogram sinceStart = Histograms.create();
+    private Histogram interval;
+
+    void record(long correctedMicros) {
+        corrected.recordValue(correctedMicros);
+    }
+
+    void ended(boolean error) {
+        ended.increment();
+        if (error) {
+            errors.increment();
+        }
+    }
+
+    /**
+     * Reader side (one reader thread): takes what was recorded since the last call into the running
+     * histogram and returns it (corrected latency since the counted run began, µs). Not for the recorder's
+     * thread.
+     */
+    public synchronized Histogram correctedSoFar() {
+        interval = corrected.getIntervalHistogram(interval);
+        sinceStart.add(interval);
+        return sinceStart;
+    }
+
+    /** Requests that ended (with an answer or an error) so far. */
+    public long ended() {
+        return ended.sum();
+    }
+
+    /** Requests that ended in an error so far. */
+    public long errors() {
+        return errors.sum();
+    }
+}
