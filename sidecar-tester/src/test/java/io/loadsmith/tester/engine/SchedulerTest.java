@@ -88,4 +88,64 @@ class SchedulerTest {
         }
         assertThat(sendThreads).extracting(Thread::getName).containsExactly("loadsmith-scheduler");
     }
+
+    /** A clock the test sets: the scheduler's waits then depend only on what the test posts. */
+    private static final class HandClock implements Clock {
+        volatile long now;
+
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+    }
+
+    @Test
+    void system_scheduler_runs_tasks_posted_from_another_thread_in_time_order_and_ties_in_the_order_posted()
+            throws InterruptedException {
+        HandClock clock = new HandClock();
+        clock.now = 100;
+        List<String> ran = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(4);
+        try (SystemScheduler scheduler = SystemScheduler.start(clock, 0)) {
+            scheduler.at(0, () -> { // holds the scheduler's thread while the test posts
+                holding.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
+            for (String name : new String[] {"e@50", "a@10", "b@10", "c@30"}) {
+                long at = Long.parseLong(name.substring(2));
+                scheduler.at(at, () -> {
+                    ran.add(name);
+                    done.countDown();
+                });
+            }
+            release.countDown();
+            assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(ran).containsExactly("a@10", "b@10", "c@30", "e@50");
+    }
+
+    @Test
+    void system_scheduler_parked_for_a_later_task_wakes_for_an_earlier_one_posted_from_another_thread()
+            throws InterruptedException {
+        HandClock clock = new HandClock();
+        List<String> ran = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch early = new CountDownLatch(1);
+        try (SystemScheduler scheduler = SystemScheduler.start(clock, 0)) {
+            scheduler.at(60_000_000_000L, () -> ran.add("in a minute")); // the scheduler parks for a minute
+            Thread.sleep(50);
+            scheduler.at(0, () -> {
+                ran.add("now");
+                early.countDown();
+            });
+            assertThat(early.await(5, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(ran).containsExactly("now");
+    }
 }

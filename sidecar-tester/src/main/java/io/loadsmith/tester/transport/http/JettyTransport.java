@@ -31,6 +31,7 @@ import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.thread.Invocable.InvocationType;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -52,7 +53,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * anything else {@link Outcome#OTHER} with the exception in the detail. Nothing a server does makes
  * {@link #send} throw. Every outcome is counted ({@link #count(Outcome)}).
  *
- * <p>Thread-safe. Exchanges are completed on Jetty's threads. The body of a response is read and dropped
+ * <p>Thread-safe. Exchanges are completed on Jetty's threads, usually its selector thread (the client's
+ * invocation type is non-blocking, which saves a hand-off to a pool thread per response): an
+ * {@link Exchange} and a {@link ResponseCheck} must not block. The body of a response is read and dropped
  * unless the request has a check, which then sees at most {@link Options#maxResponseBytes()} bytes.
  *
  * <pre>{@code
@@ -134,7 +137,11 @@ public final class JettyTransport implements Transport {
         connector.setTCPNoDelay(true);
         connector.setConnectTimeout(Duration.ofNanos(options.connectTimeoutNanos()));
         connector.setExecutor(threads);
-        HttpClient client = new HttpClient(new HttpClientTransportOverHTTP(connector));
+        HttpClientTransportOverHTTP transport = new HttpClientTransportOverHTTP(connector);
+        // the listeners below never block (a completion is one compare-and-set into the scheduler's inbox),
+        // so Jetty may run them on the selector thread instead of handing every response to a pool thread
+        transport.setInvocationType(InvocationType.NON_BLOCKING);
+        HttpClient client = new HttpClient(transport);
         client.setExecutor(threads);
         client.setMaxConnectionsPerDestination(options.maxConnections());
         client.setMaxRequestsQueuedPerDestination(Integer.MAX_VALUE);
