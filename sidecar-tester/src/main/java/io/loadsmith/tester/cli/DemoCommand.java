@@ -12,10 +12,7 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -31,8 +28,6 @@ import java.util.concurrent.Callable;
         footer = {"  loadsmith demo", "  loadsmith demo --duration 10s --out results/quick-demo",
             "", "Set LOADSMITH_AGENT_JAR to use an agent jar other than agent/target/loadsmith-agent.jar."})
 public final class DemoCommand implements Callable<Integer> {
-
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     @Spec
     CommandSpec spec;
@@ -68,8 +63,7 @@ public final class DemoCommand implements Callable<Integer> {
         options = new Demo.Options(rate, options.pacedConnections(), options.durationNanos(), options.warmupRequests(),
                 options.stallNanos(), options.meanIntervalNanos(), options.seed(), options.serviceThreads(),
                 options.objectiveNanos());
-        Path dir = out != null ? out : Path.of("results", "demo-" + LocalDateTime.now().format(STAMP));
-        Files.createDirectories(dir);
+        Path dir = CliDirs.prepare(out, "demo");
         console.println("loadsmith demo: " + Demo.machineLine());
         ServiceProcess.Jars jars = jars(console);
         console.println("starting the scoring service with the loadsmith agent (first start builds its shop database)...");

@@ -15,10 +15,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 
 /** {@code loadsmith experiment FILE.yaml}: rounds x arms x stall on/off, paired (docs/experiments.md). */
@@ -29,8 +26,6 @@ import java.util.concurrent.Callable;
         footer = {"  loadsmith experiment examples/experiments/quick-shape.yaml",
             "  loadsmith experiment examples/experiments/lab-shape.yaml --out results/lab"})
 public final class ExperimentCommand implements Callable<Integer> {
-
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     @Spec
     CommandSpec spec;
@@ -50,12 +45,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         } catch (ExperimentException e) {
             throw new BadInputException(e.getMessage());
         }
-        Path dir = out != null ? out : Path.of("results", experiment.name().replaceAll("[^A-Za-z0-9._-]", "_") + "-"
-                + LocalDateTime.now().format(STAMP));
-        if (Files.isRegularFile(dir.resolve("results.json"))) {
-            throw new BadInputException("--out " + dir + " already holds results.json; give a new folder");
-        }
-        Files.createDirectories(dir);
+        Path dir = CliDirs.prepare(out, experiment.name());
         console.println("loadsmith experiment " + experiment.name() + ": " + Demo.machineLine());
         console.printf("%d rounds x %d arms x stall %s, %d s each -> %s%n", experiment.rounds(), experiment.arms().size(),
                 experiment.stallStates().size() == 2 ? "on and off" : experiment.stallStates().get(0) ? "on" : "off",

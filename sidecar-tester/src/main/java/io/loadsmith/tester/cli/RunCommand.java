@@ -23,8 +23,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -55,8 +53,6 @@ final class RunCommand implements Callable<Integer> {
     /** How long the Ctrl-C hook waits for the files beyond the grace. */
     private static final long HOOK_MARGIN_MILLIS = 20_000;
 
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
-
     @Spec
     CommandSpec spec;
 
@@ -78,11 +74,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Scenario scenario = ScenarioParser.parse(file, overrides);
-        Path dir = out != null ? out : Path.of("results", safe(scenario.name()) + "-" + LocalDateTime.now().format(STAMP));
-        if (Files.isRegularFile(dir.resolve(ResultsWriter.FILE_NAME)) && out != null) {
-            throw new BadInputException("--out " + dir + " already holds results.json; give a new folder");
-        }
-        Files.createDirectories(dir);
+        Path dir = CliDirs.prepare(out, scenario.name());
         TesterSpec tester = EngineMapping.tester(scenario);
         RunControl control = RunControl.withLiveStats();
         CountDownLatch written = new CountDownLatch(1);
@@ -207,9 +199,5 @@ final class RunCommand implements Callable<Integer> {
         } finally {
             Files.deleteIfExists(temp);
         }
-    }
-
-    static String safe(String name) {
-        return name.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 }

@@ -1,5 +1,6 @@
 package io.loadsmith.tester.experiment;
 
+import io.loadsmith.tester.result.ResultsDirs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -151,7 +152,7 @@ final class ExperimentAnalysis {
                 for (Map.Entry<Integer, StalledRun.Outcome> run : state.getValue().entrySet()) {
                     String log = run.getValue().result().requestsLog();
                     Path dir = out.resolve("runs").resolve(String.format(Locale.ROOT, "r%d-%s-%s", run.getKey(),
-                            ExperimentRunner.safe(spec.windows().arm()), state.getKey() ? "stall" : "nostall"));
+                            ResultsDirs.fileSafe(spec.windows().arm()), state.getKey() ? "stall" : "nostall"));
                     WindowAnalysis analysis = WindowAnalysis.of(dir.resolve(log == null ? RequestLog.FILE_NAME : log),
                             spec.windows().windowNanos());
                     ObjectNode entry = runs.addObject();

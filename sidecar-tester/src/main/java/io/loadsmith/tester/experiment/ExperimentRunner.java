@@ -1,5 +1,6 @@
 package io.loadsmith.tester.experiment;
 
+import io.loadsmith.tester.result.ResultsDirs;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -97,7 +98,7 @@ public final class ExperimentRunner {
                         connections = Math.max(connections, scenario.load().maxConcurrency());
                     }
                     Path runDir = out.resolve("runs").resolve(String.format(Locale.ROOT, "r%d-%s-%s", round,
-                            safe(slot.arm().name()), slot.stall() ? "stall" : "nostall"));
+                            ResultsDirs.fileSafe(slot.arm().name()), slot.stall() ? "stall" : "nostall"));
                     console.printf(Locale.ROOT, "round %d/%d, run %d: %-16s stall %-3s ...", round, spec.rounds(),
                             runNumber, slot.arm().name(), slot.stall() ? "on" : "off");
                     console.flush();
@@ -188,10 +189,6 @@ public final class ExperimentRunner {
             }
             Thread.sleep(200);
         }
-    }
-
-    static String safe(String name) {
-        return name.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
     /** True when the run folder holds a request log (windows need it). */
