@@ -2,7 +2,6 @@ package io.loadsmith.tester.cli;
 
 import io.loadsmith.tester.experiment.Demo;
 import io.loadsmith.tester.experiment.ServiceProcess;
-import io.loadsmith.tester.report.ReportWriter;
 import io.loadsmith.tester.scenario.Durations;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -76,24 +75,14 @@ public final class DemoCommand implements Callable<Integer> {
             console.flush();
             Demo.run(service, options, dir, console);
         }
-        try {
-            ReportWriter.write(dir);
-            console.printf("%nwrote %s and %s%n", dir.resolve("results.json"), dir.resolve(ReportWriter.REPORT_FILE));
-        } catch (RuntimeException e) {
-            console.printf("%nwrote %s (the report failed: %s)%n", dir.resolve("results.json"), e.getMessage());
-        }
-        console.flush();
+        ReportCommand.writeAfterRun(dir, console);
         return ExitCodes.OK;
     }
 
     /** The agent and service jars, built first if they are missing. */
     private static ServiceProcess.Jars jars(PrintWriter console) throws IOException, InterruptedException {
         Path root = root();
-        ServiceProcess.Jars found = ServiceProcess.Jars.under(root);
-        String agentOverride = System.getenv("LOADSMITH_AGENT_JAR");
-        if (agentOverride != null && !agentOverride.isBlank()) {
-            found = new ServiceProcess.Jars(Path.of(agentOverride), found.service());
-        }
+        ServiceProcess.Jars found = ServiceProcess.Jars.of(root);
         if (found.missing() != null) {
             console.println("building the agent and the scoring service (first run only)...");
             console.flush();

@@ -6,7 +6,6 @@ import io.loadsmith.tester.experiment.ExperimentException;
 import io.loadsmith.tester.experiment.ExperimentRunner;
 import io.loadsmith.tester.experiment.ExperimentSpec;
 import io.loadsmith.tester.experiment.ServiceProcess;
-import io.loadsmith.tester.report.ReportWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -53,11 +52,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         console.flush();
         ServiceProcess.Jars jars = null;
         if (experiment.service().managedThreads() > 0) {
-            jars = ServiceProcess.Jars.under(root());
-            String agent = System.getenv("LOADSMITH_AGENT_JAR");
-            if (agent != null && !agent.isBlank()) {
-                jars = new ServiceProcess.Jars(Path.of(agent), jars.service());
-            }
+            jars = ServiceProcess.Jars.of(root());
             if (jars.missing() != null) {
                 throw new UnreachableException(jars.missing());
             }
@@ -70,13 +65,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             }
             throw new UnreachableException(e.getMessage());
         }
-        try {
-            ReportWriter.write(dir);
-            console.printf("%nwrote %s and %s%n", dir.resolve("results.json"), dir.resolve(ReportWriter.REPORT_FILE));
-        } catch (RuntimeException e) {
-            console.printf("%nwrote %s (the report failed: %s)%n", dir.resolve("results.json"), e.getMessage());
-        }
-        console.flush();
+        ReportCommand.writeAfterRun(dir, console);
         return ExitCodes.OK;
     }
 

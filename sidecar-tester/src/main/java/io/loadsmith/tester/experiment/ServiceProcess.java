@@ -53,6 +53,13 @@ public final class ServiceProcess implements AutoCloseable {
                     root.resolve("examples/scoring-service/target/scoring-service.jar"));
         }
 
+        /** {@link #under(Path)}, with the agent jar taken from {@code LOADSMITH_AGENT_JAR} when that is set. */
+        public static Jars of(Path root) {
+            Jars jars = under(root);
+            String agent = System.getenv("LOADSMITH_AGENT_JAR");
+            return agent == null || agent.isBlank() ? jars : new Jars(Path.of(agent), jars.service());
+        }
+
         /** What is missing, as a message naming the build that makes it; null when both jars are there. */
         public String missing() {
             List<String> missing = new ArrayList<>();
