@@ -257,6 +257,41 @@ public final class Field {
         throw error("must be one of " + String.join(", ", names) + " (got " + quote(value) + hint + ")");
     }
 
+    /** The node as JSON text (mappings in flow style), to pass on as a {@code --set} override. */
+    public String json() {
+        StringBuilder out = new StringBuilder();
+        json(node, out);
+        return out.toString();
+    }
+
+    private static void json(Node node, StringBuilder out) {
+        if (node instanceof MappingNode mapping) {
+            out.append('{');
+            boolean first = true;
+            for (NodeTuple tuple : mapping.getValue()) {
+                out.append(first ? "" : ", ");
+                first = false;
+                out.append(jsonString(((ScalarNode) tuple.getKeyNode()).getValue())).append(": ");
+                json(tuple.getValueNode(), out);
+            }
+            out.append('}');
+        } else if (node instanceof SequenceNode sequence) {
+            out.append('[');
+            for (int i = 0; i < sequence.getValue().size(); i++) {
+                out.append(i == 0 ? "" : ", ");
+                json(sequence.getValue().get(i), out);
+            }
+            out.append(']');
+        } else {
+            String value = ((ScalarNode) node).getValue();
+            out.append(value.matches("-?[0-9]+(\\.[0-9]+)?") ? value : jsonString(value));
+        }
+    }
+
+    private static String jsonString(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
     String describe() {
         if (node instanceof MappingNode) {
             return "a mapping";

@@ -2,6 +2,7 @@ package io.loadsmith.tester.experiment;
 
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.scenario.Scenario;
+import io.loadsmith.tester.scenario.ScenarioException;
 import io.loadsmith.tester.scenario.ScenarioParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,8 +61,21 @@ class ExperimentSpecTest {
         Path file = Files.writeString(dir.resolve("e.yaml"), "scenario: s.yaml\nduration: 5s\nstall: off\n"
                 + "arms:\n  - name: a\n    load: {model: closed, connections: 1}\n    lode: 3\n");
 
-        assertThatThrownBy(() -> ExperimentSpec.parse(file)).isInstanceOf(ExperimentException.class)
-                .hasMessageStartingWith("e.yaml:7: arms[0].lode is not a known key");
+        assertThatThrownBy(() -> ExperimentSpec.parse(file)).isInstanceOf(ScenarioException.class)
+                .hasMessage("e.yaml:7: arms[0].lode is not a known key (known keys: name, load)");
+        Path near = Files.writeString(dir.resolve("near.yaml"), "scenario: s.yaml\nrouns: 3\n");
+        assertThatThrownBy(() -> ExperimentSpec.parse(near))
+                .hasMessage("near.yaml:2: rouns is not a known key (did you mean rounds?)");
+    }
+
+    @Test
+    void a_key_given_twice_is_an_error(@TempDir Path dir) throws Exception {
+        Files.copy(EXAMPLES.resolve("../scenarios/score-fixed-rate.yaml"), dir.resolve("s.yaml"));
+        Path file = Files.writeString(dir.resolve("e.yaml"), "scenario: s.yaml\nduration: 5s\nstall: off\n"
+                + "arms:\n  - {name: a, load: {model: closed, connections: 1}}\nduration: 10s\n");
+
+        assertThatThrownBy(() -> ExperimentSpec.parse(file)).isInstanceOf(ScenarioException.class)
+                .hasMessage("e.yaml:6: duration is given twice");
     }
 
     @Test
