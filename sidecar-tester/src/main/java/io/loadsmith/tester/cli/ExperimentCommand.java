@@ -2,7 +2,6 @@ package io.loadsmith.tester.cli;
 
 import io.loadsmith.tester.align.AdminException;
 import io.loadsmith.tester.experiment.Demo;
-import io.loadsmith.tester.experiment.ExperimentException;
 import io.loadsmith.tester.experiment.ExperimentRunner;
 import io.loadsmith.tester.experiment.ExperimentSpec;
 import io.loadsmith.tester.experiment.ServiceProcess;
@@ -38,12 +37,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter console = spec.commandLine().getOut();
-        ExperimentSpec experiment;
-        try {
-            experiment = ExperimentSpec.parse(file);
-        } catch (ExperimentException e) {
-            throw new BadInputException(e.getMessage());
-        }
+        ExperimentSpec experiment = ExperimentSpec.parse(file);
         Path dir = CliDirs.prepare(out, experiment.name());
         console.println("loadsmith experiment " + experiment.name() + ": " + Demo.machineLine());
         console.printf("%d rounds x %d arms x stall %s, %d s each -> %s%n", experiment.rounds(), experiment.arms().size(),

@@ -10,7 +10,6 @@ import io.loadsmith.tester.report.ReportWriter;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
-import io.loadsmith.tester.scenario.EngineMapping;
 import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioParser;
 import io.loadsmith.tester.scenario.Slo;
@@ -75,7 +74,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Scenario scenario = ScenarioParser.parse(file, overrides);
         Path dir = CliDirs.prepare(out, scenario.name());
-        TesterSpec tester = EngineMapping.tester(scenario);
+        TesterSpec tester = scenario.tester();
         RunControl control = RunControl.withLiveStats();
         CountDownLatch written = new CountDownLatch(1);
         long waitMillis = tester.graceNanos() / 1_000_000 + HOOK_MARGIN_MILLIS;
@@ -115,8 +114,8 @@ final class RunCommand implements Callable<Integer> {
                 scenario.target().simulated() ? "simulated target" : scenario.target().url(), dir);
         stdout.flush();
         if (scenario.target().simulated()) {
-            result = Simulation.run(tester, EngineMapping.simulation(scenario),
-                    EngineMapping.source(scenario, Simulation.SIMULATED_URI), dir);
+            result = Simulation.run(tester, scenario.target().simulate(),
+                    scenario.source(Simulation.SIMULATED_URI), dir);
         } else {
             URI url = scenario.target().url();
             checkReachable(url);
@@ -159,10 +158,7 @@ final class RunCommand implements Callable<Integer> {
 
     private StalledRun.Outcome runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent, Path dir,
                                        RunControl control) throws Exception {
-        int connections = scenario.load().connections();
-        if (scenario.load().model() == Scenario.Model.OPEN && scenario.load().maxConcurrency() > 0) {
-            connections = Math.max(connections, scenario.load().maxConcurrency());
-        }
+        int connections = scenario.connections();
         try (SystemScheduler scheduler = SystemScheduler.start();
              JettyTransport http = JettyTransport.start(scheduler, JettyTransport.Options.connections(connections))) {
             CountingTransport counted = new CountingTransport(http);
@@ -170,7 +166,7 @@ final class RunCommand implements Callable<Integer> {
             Progress live = "none".equals(progress) ? null : new Progress(counted, control.live(), spec.commandLine().getOut(),
                     "line".equals(progress) || ("auto".equals(progress) && terminal));
             try {
-                return StalledRun.run(tester, scheduler, counted, EngineMapping.source(scenario, url), dir, agent,
+                return StalledRun.run(tester, scheduler, counted, scenario.source(url), dir, agent,
                         agent == null ? null : ScenarioStalls.bins(scenario), control);
             } finally {
                 if (live != null) {

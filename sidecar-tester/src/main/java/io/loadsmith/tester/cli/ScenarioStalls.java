@@ -1,5 +1,6 @@
 package io.loadsmith.tester.cli;
 
+import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.tester.align.AdminClient;
 import io.loadsmith.tester.align.AdminException;
 import io.loadsmith.tester.align.AgentStalls;
@@ -36,14 +37,14 @@ final class ScenarioStalls {
                 throw new BadInputException(scenario.file().getFileName() + ": stalls." + e.getMessage());
             }
         }
-        Scenario.SeededStalls plan = stalls.plan();
+        SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();
         return new AgentStalls(AdminClient.of(stalls.admin(), token), plan.seed(), plan.meanIntervalNanos(),
-                plan.durationNanos(), plan.minGapNanos(), plan.kind());
+                plan.durationNanos(), plan.minGapNanos(), stalls.plan().kind());
     }
 
     /** The bins of the stall-aligned plot: sized to the scenario's stall length. */
     static AlignedBins bins(Scenario scenario) {
-        return AlignedBins.forStall(scenario.stalls().plan().durationNanos());
+        return AlignedBins.forStall(scenario.stalls().plan().seededSpec().orElseThrow().durationNanos());
     }
 
     /** Writes dir/results.json with the run's stalls[], stall_summary, alignment and the SLO verdicts. */

@@ -8,7 +8,7 @@ import java.util.Locale;
 /**
  * What one tester run does: the load model and its parameters, in nanoseconds and per-second rates.
  * Build with {@link #open(double)}, {@link #closed(int)} or {@link #paced(int, long)} and the
- * {@code with...} methods; the CLI maps scenario files onto it. Immutable.
+ * {@code with...} methods; {@code ScenarioParser} builds it from a scenario's {@code load}. Immutable.
  *
  * <pre>{@code
  * TesterSpec spec = TesterSpec.open(50).arrivals(Arrivals.CONSTANT).duration(60_000_000_000L)

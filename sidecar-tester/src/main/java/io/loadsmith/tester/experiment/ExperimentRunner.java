@@ -12,7 +12,6 @@ import io.loadsmith.tester.align.StalledRun;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.RunResult;
-import io.loadsmith.tester.scenario.EngineMapping;
 import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioParser;
 
@@ -90,20 +89,16 @@ public final class ExperimentRunner {
                     URI url = service != null ? service.url() : null;
                     Scenario scenario = scenario(spec, slot.arm(), seed, url);
                     URI target = scenario.target().url();
-                    TesterSpec tester = EngineMapping.tester(scenario).round(round).name(String.format(Locale.ROOT,
+                    TesterSpec tester = scenario.tester().round(round).name(String.format(Locale.ROOT,
                             "%s r%d %s", slot.arm().name(), round, slot.stall() ? "stall" : "no-stall"));
                     AgentStalls stalls = slot.stall() ? agentStalls(spec, service, scenario, seed) : null;
-                    int connections = scenario.load().connections();
-                    if (scenario.load().model() == Scenario.Model.OPEN && scenario.load().maxConcurrency() > 0) {
-                        connections = Math.max(connections, scenario.load().maxConcurrency());
-                    }
                     Path runDir = out.resolve("runs").resolve(String.format(Locale.ROOT, "r%d-%s-%s", round,
                             ResultsDirs.fileSafe(slot.arm().name()), slot.stall() ? "stall" : "nostall"));
                     console.printf(Locale.ROOT, "round %d/%d, run %d: %-16s stall %-3s ...", round, spec.rounds(),
                             runNumber, slot.arm().name(), slot.stall() ? "on" : "off");
                     console.flush();
-                    StalledRun.Outcome outcome = StalledRun.real(tester, EngineMapping.source(scenario, target),
-                            connections, runDir, stalls, bins);
+                    StalledRun.Outcome outcome = StalledRun.real(tester, scenario.source(target),
+                            scenario.connections(), runDir, stalls, bins);
                     RunResult r = outcome.result();
                     console.printf(Locale.ROOT, " p99 %s ms (service %s ms), %d sent%s%n",
                             Demo.fmt(r.latencyMs().corrected().p99(), 2), Demo.fmt(r.latencyMs().service().p99(), 2),

@@ -1,7 +1,10 @@
 package io.loadsmith.tester.experiment;
 
+import static io.loadsmith.tester.scenario.Field.keys;
+
 import io.loadsmith.stall.plan.StallKind;
-import io.loadsmith.tester.scenario.Durations;
+import io.loadsmith.tester.scenario.Field;
+import io.loadsmith.tester.scenario.ScenarioException;
 
 import java.io.IOException;
 import java.net.URI;
@@ -69,30 +72,30 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
     public record Windows(String arm, long windowNanos) {
     }
 
-    private static final Set<String> ROOT = Set.of("name", "scenario", "rounds", "duration", "warmup", "grace", "seed",
+    private static final Set<String> ROOT = keys("name", "scenario", "rounds", "duration", "warmup", "grace", "seed",
             "stall", "stalls", "service", "arms", "metric", "pairs", "sweep", "windows");
-    private static final Set<String> STALLS = Set.of("admin", "token_file", "mean_interval", "duration", "min_gap", "kind");
-    private static final Set<String> SERVICE = Set.of("managed", "threads", "restart", "health", "timeout", "idle");
-    private static final Set<String> ARM = Set.of("name", "load");
-    private static final Set<String> SWEEP = Set.of("arms", "bound", "metric");
-    private static final Set<String> WINDOWS = Set.of("arm", "window");
+    private static final Set<String> STALLS = keys("admin", "token_file", "mean_interval", "duration", "min_gap", "kind");
+    private static final Set<String> SERVICE = keys("managed", "threads", "restart", "health", "timeout", "idle");
+    private static final Set<String> ARM = keys("name", "load");
+    private static final Set<String> SWEEP = keys("arms", "bound", "metric");
+    private static final Set<String> WINDOWS = keys("arm", "window");
     private static final Set<String> METRICS = Set.of("p50", "p99", "max", "mean", "p50:service", "p99:service",
             "max:service", "mean:service");
 
-    /** Reads and checks an experiment file. */
+    /** Reads and checks an experiment file; a {@link ScenarioException} names file, line and key. */
     public static ExperimentSpec parse(Path file) {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            throw new ExperimentException(file + ": no such file");
+            throw new ScenarioException(file + ": no such file");
         } catch (IOException e) {
-            throw new ExperimentException(file + ": cannot read it (" + e.getMessage() + ")");
+            throw new ScenarioException(file + ": cannot read it (" + e.getMessage() + ")", e);
         }
         String label = file.getFileName().toString();
         Path dir = file.toAbsolutePath().normalize().getParent();
-        YamlFields root = YamlFields.parse(text, label);
-        Map<String, YamlFields> f = root.mapping(ROOT);
+        Field root = Field.parse(text, label);
+        Map<String, Field> f = root.mapping(ROOT);
         String name = f.containsKey("name") ? f.get("name").string() : label.replaceFirst("\\.ya?ml$", "");
         if (!f.containsKey("scenario")) {
             throw root.error("needs scenario: the base scenario file (target, journeys, objective)");
@@ -101,14 +104,14 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
         if (!Files.isRegularFile(scenario)) {
             throw f.get("scenario").error("names " + scenario + ", which does not exist");
         }
-        int rounds = f.containsKey("rounds") ? (int) f.get("rounds").integer(1) : 5;
+        int rounds = f.containsKey("rounds") ? (int) f.get("rounds").integer(1, Integer.MAX_VALUE) : 5;
         if (!f.containsKey("duration")) {
             throw root.error("needs duration: the counted length of every run, e.g. 30s");
         }
-        long duration = f.get("duration").duration();
+        long duration = f.get("duration").duration(0, true);
         String warmup = f.containsKey("warmup") ? f.get("warmup").string() : "0";
-        long grace = f.containsKey("grace") ? f.get("grace").duration() : 5_000_000_000L;
-        long seed = f.containsKey("seed") ? f.get("seed").integer(Long.MIN_VALUE) : 1;
+        long grace = f.containsKey("grace") ? f.get("grace").duration(0, true) : 5_000_000_000L;
+        long seed = f.containsKey("seed") ? f.get("seed").integer(Long.MIN_VALUE, Long.MAX_VALUE) : 1;
         List<Boolean> states = stallStates(f.get("stall"));
         Stalls stalls = null;
         if (states.contains(true)) {
@@ -127,8 +130,8 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
         }
         List<Arm> arms = new ArrayList<>();
         Set<String> names = new HashSet<>();
-        for (YamlFields item : f.get("arms").sequence()) {
-            Map<String, YamlFields> a = item.mapping(ARM);
+        for (Field item : f.get("arms").sequence("arms like {name: closed-1, load: {model: closed}}")) {
+            Map<String, Field> a = item.mapping(ARM);
             if (!a.containsKey("name") || !a.containsKey("load")) {
                 throw item.error("needs name and load");
             }
@@ -136,11 +139,12 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
             if (!names.add(armName)) {
                 throw a.get("name").error("repeats the arm name " + armName);
             }
-            Map<String, YamlFields> load = a.get("load").mapping(Set.of("model", "arrivals", "rate", "stages",
+            Map<String, Field> load = a.get("load").mapping(keys("model", "arrivals", "rate", "stages",
                     "connections", "pace", "on_late", "max_concurrency"));
-            double rate = load.containsKey("rate") ? load.get("rate").number() : 0;
+            double rate = load.containsKey("rate") ? load.get("rate").number(0, true) : 0;
             if (load.containsKey("pace") && load.containsKey("connections")) {
-                rate = load.get("connections").number() * 1e9 / Durations.parse(load.get("pace").string());
+                rate = load.get("connections").integer(1, Integer.MAX_VALUE) * 1e9
+                        / load.get("pace").duration(0, true);
             }
             arms.add(new Arm(armName, a.get("load").json(), rate));
         }
@@ -153,12 +157,12 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
         }
         List<List<String>> pairs = new ArrayList<>();
         if (f.containsKey("pairs")) {
-            for (YamlFields pair : f.get("pairs").sequence()) {
-                List<YamlFields> two = pair.sequence();
+            for (Field pair : f.get("pairs").sequence("pairs of arm names")) {
+                List<Field> two = pair.sequence("two arm names");
                 if (two.size() != 2) {
                     throw pair.error("must name two arms, e.g. [open-546, closed-1]");
                 }
-                for (YamlFields arm : two) {
+                for (Field arm : two) {
                     if (!names.contains(arm.string())) {
                         throw arm.error("names no arm (arms: " + names + ")");
                     }
@@ -172,9 +176,9 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
         }
         Sweep sweep = null;
         if (f.containsKey("sweep")) {
-            Map<String, YamlFields> s = f.get("sweep").mapping(SWEEP);
+            Map<String, Field> s = f.get("sweep").mapping(SWEEP);
             List<String> sweepArms = new ArrayList<>();
-            for (YamlFields arm : s.get("arms") == null ? List.<YamlFields>of() : s.get("arms").sequence()) {
+            for (Field arm : s.get("arms") == null ? List.<Field>of() : s.get("arms").sequence("arm names")) {
                 if (!names.contains(arm.string())) {
                     throw arm.error("names no arm (arms: " + names + ")");
                 }
@@ -183,26 +187,26 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
             if (sweepArms.size() < 2 || !s.containsKey("bound")) {
                 throw f.get("sweep").error("needs arms (at least two open arms at different rates) and bound (e.g. 50ms)");
             }
-            sweep = new Sweep(sweepArms, s.get("bound").duration() / 1e6, s.containsKey("metric") ? s.get("metric").string() : metric);
+            sweep = new Sweep(sweepArms, s.get("bound").duration(0, true) / 1e6, s.containsKey("metric") ? s.get("metric").string() : metric);
         }
         Windows windows = null;
         if (f.containsKey("windows")) {
-            Map<String, YamlFields> w = f.get("windows").mapping(WINDOWS);
+            Map<String, Field> w = f.get("windows").mapping(WINDOWS);
             if (!w.containsKey("arm") || !names.contains(w.get("arm").string()) || !w.containsKey("window")) {
                 throw f.get("windows").error("needs arm (one of " + names + ") and window (e.g. 5s)");
             }
-            windows = new Windows(w.get("arm").string(), w.get("window").duration());
+            windows = new Windows(w.get("arm").string(), w.get("window").duration(0, true));
         }
         return new ExperimentSpec(name, file, scenario, rounds, duration, warmup, grace, seed, states, stalls, service,
                 List.copyOf(arms), metric, List.copyOf(pairs), sweep, windows);
     }
 
-    private static List<Boolean> stallStates(YamlFields field) {
+    private static List<Boolean> stallStates(Field field) {
         if (field == null) {
             return List.of(true, false);
         }
         List<Boolean> states = new ArrayList<>();
-        for (YamlFields item : field.isSequence() ? field.sequence() : List.of(field)) {
+        for (Field item : field.isSequence() ? field.sequence("stall states") : List.of(field)) {
             switch (item.string()) {
                 case "on", "true" -> states.add(true);
                 case "off", "false" -> states.add(false);
@@ -216,8 +220,8 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
         return List.copyOf(new java.util.LinkedHashSet<>(states));
     }
 
-    private static Stalls stalls(YamlFields field, Path dir) {
-        Map<String, YamlFields> s = field.mapping(STALLS);
+    private static Stalls stalls(Field field, Path dir) {
+        Map<String, Field> s = field.mapping(STALLS);
         URI admin = null;
         if (s.containsKey("admin")) {
             admin = URI.create(s.get("admin").string());
@@ -226,9 +230,9 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
             }
         }
         Path token = s.containsKey("token_file") ? dir.resolve(s.get("token_file").string()) : null;
-        long mean = s.containsKey("mean_interval") ? s.get("mean_interval").duration() : 4_000_000_000L;
-        long duration = s.containsKey("duration") ? s.get("duration").duration() : 100_000_000L;
-        long minGap = s.containsKey("min_gap") ? s.get("min_gap").duration() : Math.max(duration, 500_000_000L);
+        long mean = s.containsKey("mean_interval") ? s.get("mean_interval").duration(0, true) : 4_000_000_000L;
+        long duration = s.containsKey("duration") ? s.get("duration").duration(0, true) : 100_000_000L;
+        long minGap = s.containsKey("min_gap") ? s.get("min_gap").duration(0, true) : Math.max(duration, 500_000_000L);
         StallKind kind = StallKind.BLOCK;
         if (s.containsKey("kind")) {
             try {
@@ -243,8 +247,8 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
         return new Stalls(admin, token, mean, duration, minGap, kind);
     }
 
-    private static Service service(YamlFields field) {
-        Map<String, YamlFields> s = field.mapping(SERVICE);
+    private static Service service(Field field) {
+        Map<String, Field> s = field.mapping(SERVICE);
         int threads = 0;
         boolean eachRun = false;
         if (s.containsKey("managed")) {
@@ -252,14 +256,14 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
             if (!managed.equals("scoring-service")) {
                 throw s.get("managed").error("must be scoring-service (the reference scored service; got " + managed + ")");
             }
-            threads = s.containsKey("threads") ? (int) s.get("threads").integer(1) : 8;
+            threads = s.containsKey("threads") ? (int) s.get("threads").integer(1, Integer.MAX_VALUE) : 8;
             eachRun = !s.containsKey("restart") || s.get("restart").string().equals("each-run");
         }
         String restart = threads == 0 && s.containsKey("restart") ? s.get("restart").string() : null;
         URI health = s.containsKey("health") ? URI.create(s.get("health").string()) : null;
-        long timeout = s.containsKey("timeout") ? s.get("timeout").duration() : 60_000_000_000L;
-        double idle = s.containsKey("idle") ? s.get("idle").number() : 0;
-        if (idle < 0 || idle >= 1) {
+        long timeout = s.containsKey("timeout") ? s.get("timeout").duration(0, true) : 60_000_000_000L;
+        double idle = s.containsKey("idle") ? s.get("idle").number(0, false) : 0;
+        if (idle >= 1) {
             throw s.get("idle").error("must be a share from 0 to below 1, e.g. 0.95 (got " + idle + ")");
         }
         return new Service(threads, restart, health, timeout, idle, eachRun);

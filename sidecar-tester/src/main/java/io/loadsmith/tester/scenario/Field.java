@@ -2,12 +2,17 @@ package io.loadsmith.tester.scenario;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
 import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -15,10 +20,15 @@ import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
 
 /**
- * One node of a scenario file with its dotted key ({@code load.stages[1].target}), read through typed
- * accessors that fail with a {@link ScenarioException} naming file, line and key.
+ * One node of a scenario or experiment file with its dotted key ({@code load.stages[1].target}), read
+ * through typed accessors that fail with a {@link ScenarioException} naming file, line and key. Unknown
+ * keys (with "did you mean") and keys given twice are errors.
+ *
+ * <pre>{@code
+ * Map<String, Field> load = Field.parse(text, "e.yaml").mapping(Set.of("load")).get("load").mapping(LOAD);
+ * }</pre>
  */
-final class Field {
+public final class Field {
 
     private final Node node;
     private final String key;
@@ -28,6 +38,39 @@ final class Field {
         this.node = node;
         this.key = key;
         this.fileLabel = fileLabel;
+    }
+
+    /**
+     * The root of a YAML text; {@code label} (the file name) names it in errors.
+     *
+     * @throws ScenarioException when the text is not valid YAML or holds nothing
+     */
+    public static Field parse(String text, String label) {
+        Field root = new Field(compose(text, label).orElseThrow(() -> new ScenarioException(label + ": is empty")), "",
+                label);
+        if (root.isNull()) {
+            throw new ScenarioException(label + ": is empty");
+        }
+        return root;
+    }
+
+    /** The node tree of a text, or empty when it holds no document; {@code name} names it in errors. */
+    static Optional<Node> compose(String text, String name) {
+        LoadSettings settings = LoadSettings.builder().setLabel(name).setAllowDuplicateKeys(true).build();
+        try {
+            return new Compose(settings).composeString(text);
+        } catch (MarkedYamlEngineException e) {
+            String where = e.getProblemMark().map(m -> name.startsWith("--set ") ? name : name + ":" + (m.getLine() + 1))
+                    .orElse(name);
+            throw new ScenarioException(where + ": not valid YAML: " + e.getProblem(), e);
+        } catch (YamlEngineException e) {
+            throw new ScenarioException(name + ": not valid YAML: " + e.getMessage(), e);
+        }
+    }
+
+    /** Allowed keys for {@link #mapping}, in the order errors list them. */
+    public static Set<String> keys(String... names) {
+        return new LinkedHashSet<>(List.of(names));
     }
 
     String key() {
@@ -54,15 +97,16 @@ final class Field {
         return fileLabel + ":" + (mark.get().getLine() + 1);
     }
 
-    ScenarioException error(String message) {
-        return new ScenarioException(where() + ": " + key + " " + message);
+    /** {@code file:line: key message}, to throw. */
+    public ScenarioException error(String message) {
+        return new ScenarioException(where() + ": " + (key.isEmpty() ? "" : key + " ") + message);
     }
 
     boolean isMapping() {
         return node instanceof MappingNode;
     }
 
-    boolean isSequence() {
+    public boolean isSequence() {
         return node instanceof SequenceNode;
     }
 
@@ -79,7 +123,7 @@ final class Field {
     }
 
     /** The mapping's entries, checked against the allowed keys (unknown and repeated keys are errors). */
-    Map<String, Field> mapping(Set<String> allowed) {
+    public Map<String, Field> mapping(Set<String> allowed) {
         if (!(node instanceof MappingNode m)) {
             throw error("must be a mapping of " + String.join(", ", allowed) + " (got " + describe() + ")");
         }
@@ -122,7 +166,7 @@ final class Field {
         return fields;
     }
 
-    List<Field> sequence(String expected) {
+    public List<Field> sequence(String expected) {
         if (!(node instanceof SequenceNode seq)) {
             throw error("must be a list of " + expected + " (got " + describe() + ")");
         }
@@ -141,7 +185,7 @@ final class Field {
     }
 
     /** A non-empty text. */
-    String string() {
+    public String string() {
         String value = text();
         if (value.isBlank()) {
             throw error("must not be empty");
@@ -149,7 +193,7 @@ final class Field {
         return value;
     }
 
-    long integer(long min, long max) {
+    public long integer(long min, long max) {
         String value = text().trim().replace("_", "");
         long parsed;
         try {
@@ -167,7 +211,7 @@ final class Field {
     }
 
     /** A finite number; {@code exclusiveMin} true means it must be strictly above {@code min}. */
-    double number(double min, boolean exclusiveMin) {
+    public double number(double min, boolean exclusiveMin) {
         String value = text().trim().replace("_", "");
         double parsed;
         try {
@@ -185,7 +229,7 @@ final class Field {
     }
 
     /** A duration with a unit ({@code 250ms}, {@code 1.5s}); {@code 0} alone is accepted. */
-    long duration(long minNanos, boolean exclusiveMin) {
+    public long duration(long minNanos, boolean exclusiveMin) {
         String value = text();
         long nanos;
         try {
@@ -211,6 +255,41 @@ final class Field {
         }
         String hint = Suggest.nearest(value, names).map(s -> "; did you mean " + s + "?").orElse("");
         throw error("must be one of " + String.join(", ", names) + " (got " + quote(value) + hint + ")");
+    }
+
+    /** The node as JSON text (mappings in flow style), to pass on as a {@code --set} override. */
+    public String json() {
+        StringBuilder out = new StringBuilder();
+        json(node, out);
+        return out.toString();
+    }
+
+    private static void json(Node node, StringBuilder out) {
+        if (node instanceof MappingNode mapping) {
+            out.append('{');
+            boolean first = true;
+            for (NodeTuple tuple : mapping.getValue()) {
+                out.append(first ? "" : ", ");
+                first = false;
+                out.append(jsonString(((ScalarNode) tuple.getKeyNode()).getValue())).append(": ");
+                json(tuple.getValueNode(), out);
+            }
+            out.append('}');
+        } else if (node instanceof SequenceNode sequence) {
+            out.append('[');
+            for (int i = 0; i < sequence.getValue().size(); i++) {
+                out.append(i == 0 ? "" : ", ");
+                json(sequence.getValue().get(i), out);
+            }
+            out.append(']');
+        } else {
+            String value = ((ScalarNode) node).getValue();
+            out.append(value.matches("-?[0-9]+(\\.[0-9]+)?") ? value : jsonString(value));
+        }
+    }
+
+    private static String jsonString(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     String describe() {

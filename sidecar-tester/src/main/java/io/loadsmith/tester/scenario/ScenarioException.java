@@ -1,8 +1,8 @@
 package io.loadsmith.tester.scenario;
 
 /**
- * A scenario file (or a {@code --set} override) that cannot be run. The message is complete and meant
- * for the user as it is: {@code score.yaml:12: load.rate must be > 0 (got -5)}.
+ * A scenario or experiment file (or a {@code --set} override) that cannot be run. The message is complete
+ * and meant for the user as it is: {@code score.yaml:12: load.rate must be > 0 (got -5)}.
  */
 public final class ScenarioException extends RuntimeException {
 

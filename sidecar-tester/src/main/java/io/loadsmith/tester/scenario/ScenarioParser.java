@@ -1,21 +1,24 @@
 package io.loadsmith.tester.scenario;
 
+import static io.loadsmith.tester.scenario.Field.keys;
+
+import io.loadsmith.stall.plan.PlanException;
+import io.loadsmith.stall.plan.PlannedStall;
+import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
+import io.loadsmith.stall.plan.StallPlan;
+import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.engine.TesterSpec.Arrivals;
+import io.loadsmith.tester.engine.TesterSpec.Model;
+import io.loadsmith.tester.engine.TesterSpec.OnLate;
 import io.loadsmith.tester.scenario.Scenario.AgentStalls;
-import io.loadsmith.tester.scenario.Scenario.Arrivals;
 import io.loadsmith.tester.scenario.Scenario.Check;
-import io.loadsmith.tester.scenario.Scenario.Distribution;
 import io.loadsmith.tester.scenario.Scenario.Journey;
-import io.loadsmith.tester.scenario.Scenario.Load;
-import io.loadsmith.tester.scenario.Scenario.Model;
-import io.loadsmith.tester.scenario.Scenario.OnLate;
-import io.loadsmith.tester.scenario.Scenario.SeededStalls;
-import io.loadsmith.tester.scenario.Scenario.ServiceTime;
-import io.loadsmith.tester.scenario.Scenario.Simulation;
-import io.loadsmith.tester.scenario.Scenario.Stage;
-import io.loadsmith.tester.scenario.Scenario.StallWindow;
 import io.loadsmith.tester.scenario.Scenario.Step;
 import io.loadsmith.tester.scenario.Scenario.Target;
+import io.loadsmith.tester.schedule.Stage;
+import io.loadsmith.tester.simulate.ServiceTime;
+import io.loadsmith.tester.simulate.Simulation;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -29,19 +32,14 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
 import org.snakeyaml.engine.v2.common.FlowStyle;
 import org.snakeyaml.engine.v2.common.ScalarStyle;
-import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -88,6 +86,8 @@ public final class ScenarioParser {
     private static final Pattern SET = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*(?:\\[[0-9]+\\])?(?:\\.[A-Za-z_][A-Za-z0-9_]*(?:\\[[0-9]+\\])?)*)=(.*)",
             Pattern.DOTALL);
 
+    private enum Distribution { CONSTANT, EXPONENTIAL, LOGNORMAL }
+
     private final String label;
     private final Path baseDir;
 
@@ -126,27 +126,28 @@ public final class ScenarioParser {
     }
 
     private Scenario read(String text, String hash, Path file, String defaultName, List<String> overrides) {
-        Node root = compose(text, label).orElseThrow(() -> new ScenarioException(label + ": is empty"));
-        if (new Field(root, "", label).isNull()) {
-            throw new ScenarioException(label + ": is empty");
-        }
+        Field rootField = Field.parse(text, label);
         for (String override : overrides) {
-            applyOverride(root, override);
+            applyOverride(rootField.node(), override);
         }
-        Map<String, Field> f = new Field(root, "", label).mapping(ROOT);
+        Map<String, Field> f = rootField.mapping(ROOT);
         String name = f.containsKey("name") ? f.get("name").string().trim() : defaultName;
-        Field rootField = new Field(root, "", label);
-        Target target = target(required(f, "target", rootField));
-        Load load = load(required(f, "load", rootField));
+        Field targetField = required(f, "target", rootField);
+        Field loadField = required(f, "load", rootField);
+        Map<String, Field> load = loadField.mapping(LOAD);
+        TesterSpec tester = tester(loadField, load);
+        Target target = target(targetField, tester.durationNanos());
         AgentStalls stalls = null;
         if (f.containsKey("stalls")) {
             if (target.simulated()) {
                 throw f.get("stalls").error("arms an agent, so it needs target.url; a simulation takes its stalls "
                         + "under target.simulate.stalls");
             }
-            stalls = agent(f.get("stalls"));
+            stalls = agent(f.get("stalls"), tester.durationNanos());
         }
-        Long objective = f.containsKey("objective") ? f.get("objective").duration(0, true) : null;
+        if (f.containsKey("objective")) {
+            tester = tester.objective(f.get("objective").duration(0, true));
+        }
         List<Journey> journeys = f.containsKey("journeys") ? journeys(f.get("journeys")) : List.of();
         List<Slo> slos = new ArrayList<>();
         if (f.containsKey("slos")) {
@@ -158,21 +159,8 @@ public final class ScenarioParser {
                 }
             }
         }
-        return new Scenario(name, file, hash, List.copyOf(overrides), target, stalls, load, objective,
-                List.copyOf(journeys), List.copyOf(slos));
-    }
-
-    private static Optional<Node> compose(String text, String name) {
-        LoadSettings settings = LoadSettings.builder().setLabel(name).setAllowDuplicateKeys(true).build();
-        try {
-            return new Compose(settings).composeString(text);
-        } catch (MarkedYamlEngineException e) {
-            String where = e.getProblemMark().map(m -> name.startsWith("--set ") ? name : name + ":" + (m.getLine() + 1))
-                    .orElse(name);
-            throw new ScenarioException(where + ": not valid YAML: " + e.getProblem(), e);
-        } catch (YamlEngineException e) {
-            throw new ScenarioException(name + ": not valid YAML: " + e.getMessage(), e);
-        }
+        return new Scenario(name, file, hash, List.copyOf(overrides), target, stalls, tester,
+                connections(load, tester), List.copyOf(journeys), List.copyOf(slos));
     }
 
     // ---- --set key=value
@@ -184,7 +172,7 @@ public final class ScenarioParser {
         }
         String key = m.group(1);
         String source = "--set " + override;
-        Node value = compose(m.group(2), source)
+        Node value = Field.compose(m.group(2), source)
                 .orElseGet(() -> new ScalarNode(Tag.NULL, true, "", ScalarStyle.PLAIN, markOf(source), markOf(source)));
         String[] segments = key.split("\\.");
         Node current = root;
@@ -251,7 +239,8 @@ public final class ScenarioParser {
 
     // ---- sections
 
-    private Target target(Field field) {
+    /** {@code horizonNanos}: how long after the counted start a seeded plan may place stalls. */
+    private Target target(Field field, long horizonNanos) {
         Map<String, Field> f = field.mapping(TARGET);
         if (f.containsKey("url") == f.containsKey("simulate")) {
             throw field.error("needs exactly one of url (a real service) or simulate (a simulated one)");
@@ -259,7 +248,7 @@ public final class ScenarioParser {
         if (f.containsKey("url")) {
             return new Target(httpUrl(f.get("url")), null);
         }
-        return new Target(null, simulation(f.get("simulate")));
+        return new Target(null, simulation(f.get("simulate"), horizonNanos));
     }
 
     private URI httpUrl(Field field) {
@@ -277,26 +266,21 @@ public final class ScenarioParser {
         return uri;
     }
 
-    private Simulation simulation(Field field) {
+    private Simulation.Target simulation(Field field, long horizonNanos) {
         Map<String, Field> f = field.mapping(SIMULATE);
         int servers = f.containsKey("servers") ? (int) f.get("servers").integer(1, 10_000) : 1;
         ServiceTime serviceTime = serviceTime(required(f, "service_time", field));
-        List<StallWindow> windows = List.of();
-        SeededStalls plan = null;
+        StallPlan plan = null;
         if (f.containsKey("stalls")) {
             Field stalls = f.get("stalls");
-            if (stalls.isMapping()) {
-                plan = seededStalls(stalls, stalls.mapping(PLAN));
-            } else {
-                windows = windows(stalls);
-            }
+            plan = stalls.isMapping() ? seededStalls(stalls, stalls.mapping(PLAN), horizonNanos) : windows(stalls);
         }
-        return new Simulation(servers, serviceTime, windows, plan);
+        return new Simulation.Target(servers, serviceTime, plan);
     }
 
     private ServiceTime serviceTime(Field field) {
         if (field.isScalar()) {
-            return ServiceTime.constant(field.duration(0, false));
+            return ServiceTime.constant(field.duration(0, true));
         }
         Map<String, Field> f = field.mapping(SERVICE_TIME);
         Distribution distribution = f.containsKey("distribution") ? f.get("distribution").choice(Distribution.class)
@@ -307,19 +291,19 @@ public final class ScenarioParser {
             }
             long median = required(f, "median", field).duration(0, true);
             double sigma = required(f, "sigma", field).number(0, true);
-            return new ServiceTime(distribution, 0, median, sigma);
+            return ServiceTime.logNormal(median, sigma);
         }
         for (String unused : List.of("median", "sigma")) {
             if (f.containsKey(unused)) {
                 throw f.get(unused).error("is only for distribution lognormal");
             }
         }
-        long mean = required(f, "mean", field).duration(0, distribution == Distribution.EXPONENTIAL);
-        return new ServiceTime(distribution, mean, 0, 0);
+        long mean = required(f, "mean", field).duration(0, true);
+        return distribution == Distribution.EXPONENTIAL ? ServiceTime.exponential(mean) : ServiceTime.constant(mean);
     }
 
-    private List<StallWindow> windows(Field field) {
-        List<StallWindow> windows = new ArrayList<>();
+    private StallPlan windows(Field field) {
+        List<PlannedStall> windows = new ArrayList<>();
         long previousEnd = -1;
         for (Field item : field.sequence("stall windows like {at: 20s, duration: 5s}")) {
             Map<String, Field> f = item.mapping(WINDOW);
@@ -331,12 +315,12 @@ public final class ScenarioParser {
                         + "); list stalls in order, apart");
             }
             previousEnd = atNanos + duration;
-            windows.add(new StallWindow(atNanos, duration));
+            windows.add(new PlannedStall(windows.size(), atNanos, duration));
         }
-        return List.copyOf(windows);
+        return windows.isEmpty() ? null : StallPlan.explicit(windows, StallKind.BLOCK);
     }
 
-    private SeededStalls seededStalls(Field field, Map<String, Field> f) {
+    private StallPlan seededStalls(Field field, Map<String, Field> f, long horizonNanos) {
         long seed = f.containsKey("seed") ? f.get("seed").integer(Long.MIN_VALUE, Long.MAX_VALUE) : DEFAULT_SEED;
         long duration = f.containsKey("duration") ? f.get("duration").duration(0, true) : DEFAULT_STALL_NANOS;
         long minGap = DEFAULT_MIN_GAP_NANOS;
@@ -362,10 +346,14 @@ public final class ScenarioParser {
                 throw k.error("must be one of block, spin (got \"" + k.text().trim() + "\")");
             }
         }
-        return new SeededStalls(seed, meanInterval, duration, minGap, kind);
+        try {
+            return StallPlan.seeded(new SeededPlanSpec(seed, meanInterval, duration, minGap, horizonNanos), kind);
+        } catch (PlanException e) {
+            throw field.error(e.getMessage());
+        }
     }
 
-    private AgentStalls agent(Field field) {
+    private AgentStalls agent(Field field, long horizonNanos) {
         Map<String, Field> f = field.mapping(AGENT);
         URI admin = httpUrl(required(f, "admin", field));
         Path tokenFile = null;
@@ -380,11 +368,11 @@ public final class ScenarioParser {
         Map<String, Field> plan = new LinkedHashMap<>(f);
         plan.remove("admin");
         plan.remove("token_file");
-        return new AgentStalls(admin, tokenFile, seededStalls(field, plan));
+        return new AgentStalls(admin, tokenFile, seededStalls(field, plan, horizonNanos));
     }
 
-    private Load load(Field field) {
-        Map<String, Field> f = field.mapping(LOAD);
+    /** The tester of the {@code load} mapping {@code f}; with stages, the stages give the duration. */
+    private TesterSpec tester(Field field, Map<String, Field> f) {
         Model model = f.containsKey("model") ? f.get("model").choice(Model.class) : Model.OPEN;
         String modelName = model.name().toLowerCase();
         for (String key : List.of("arrivals", "rate", "stages", "max_concurrency")) {
@@ -400,7 +388,6 @@ public final class ScenarioParser {
         Arrivals arrivals = f.containsKey("arrivals") ? f.get("arrivals").choice(Arrivals.class) : Arrivals.POISSON;
         double rate = 0;
         List<Stage> stages = List.of();
-        long stagesNanos = 0;
         if (model == Model.OPEN) {
             if (f.containsKey("rate") && f.containsKey("stages")) {
                 throw f.get("stages").error("replaces load.rate; give one of rate and stages");
@@ -421,7 +408,6 @@ public final class ScenarioParser {
                         throw t.error("must be <= " + (long) MAX_RATE + " (got " + Durations.plain(target) + ")");
                     }
                     list.add(new Stage(d, target));
-                    stagesNanos += d;
                 }
                 if (list.isEmpty()) {
                     throw f.get("stages").error("must have at least one stage");
@@ -433,22 +419,13 @@ public final class ScenarioParser {
         }
         int maxConcurrency = f.containsKey("max_concurrency") ? (int) f.get("max_concurrency").integer(1, MAX_CONNECTIONS)
                 : 0;
-        int connections;
-        if (f.containsKey("connections")) {
-            connections = (int) f.get("connections").integer(1, MAX_CONNECTIONS);
-        } else if (model == Model.OPEN) {
-            connections = maxConcurrency > 0 ? maxConcurrency : DEFAULT_OPEN_CONNECTIONS;
-        } else {
-            connections = 1;
-        }
+        int connections = f.containsKey("connections") ? (int) f.get("connections").integer(1, MAX_CONNECTIONS) : 1;
         long pace = model == Model.PACED ? required(f, "pace", field).duration(0, true) : 0;
         OnLate onLate = f.containsKey("on_late") ? f.get("on_late").choice(OnLate.class) : OnLate.CATCH_UP;
-        long duration;
+        long duration = 0;
         if (f.containsKey("duration")) {
             duration = f.get("duration").duration(0, true);
-        } else if (!stages.isEmpty()) {
-            duration = stagesNanos;
-        } else {
+        } else if (stages.isEmpty()) {
             throw field.error("needs duration (how long the counted run lasts, e.g. 30s)");
         }
         long warmupRequests = 0;
@@ -464,8 +441,24 @@ public final class ScenarioParser {
         }
         long grace = f.containsKey("grace") ? f.get("grace").duration(0, false) : DEFAULT_GRACE_NANOS;
         long seed = f.containsKey("seed") ? f.get("seed").integer(Long.MIN_VALUE, Long.MAX_VALUE) : DEFAULT_SEED;
-        return new Load(model, arrivals, rate, stages, connections, pace, onLate, duration, warmupRequests,
-                warmupNanos, maxConcurrency, grace, seed);
+        TesterSpec tester = switch (model) {
+            case OPEN -> stages.isEmpty() ? TesterSpec.open(rate).duration(duration) : TesterSpec.ramp(0, stages);
+            case CLOSED -> TesterSpec.closed(connections).duration(duration);
+            case PACED -> TesterSpec.paced(connections, pace).onLate(onLate).duration(duration);
+        };
+        return tester.arrivals(arrivals).maxConcurrency(maxConcurrency).warmupRequests(warmupRequests)
+                .warmupDuration(warmupNanos).grace(grace).seed(seed);
+    }
+
+    /** Connections of the HTTP client (see {@link Scenario#connections()}). */
+    private static int connections(Map<String, Field> load, TesterSpec tester) {
+        if (tester.model() != Model.OPEN) {
+            return tester.connections();
+        }
+        int cap = tester.maxConcurrency();
+        int given = load.containsKey("connections") ? (int) load.get("connections").integer(1, MAX_CONNECTIONS)
+                : cap > 0 ? cap : DEFAULT_OPEN_CONNECTIONS;
+        return Math.max(given, cap);
     }
 
     private List<Journey> journeys(Field field) {
@@ -585,10 +578,6 @@ public final class ScenarioParser {
             throw new ScenarioException(parent.where() + ": " + key + " is required");
         }
         return field;
-    }
-
-    private static Set<String> keys(String... names) {
-        return new LinkedHashSet<>(List.of(names));
     }
 
     private static String sha256(byte[] bytes) {

@@ -87,6 +87,16 @@ class CliRunTest {
     }
 
     @Test
+    void a_bad_experiment_file_exits_2_naming_file_line_and_key() throws Exception {
+        scenario(SIMULATED);
+        Path file = Files.writeString(dir.resolve("e.yaml"), "scenario: sim.yaml\nduration: 5s\nduraton: 6s\n");
+        assertThat(run("experiment", file.toString(), "--out", dir.resolve("out").toString()))
+                .isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(err.toString().trim())
+                .isEqualTo("loadsmith: e.yaml:3: duraton is not a known key (did you mean duration?)");
+    }
+
+    @Test
     void a_bad_override_exits_2() throws Exception {
         assertThat(run("run", scenario(SIMULATED).toString(), "--set", "load.rat=5")).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(err.toString().trim()).isEqualTo("loadsmith: --set load.rat=5: load.rat is not a known key (did you mean rate?)");

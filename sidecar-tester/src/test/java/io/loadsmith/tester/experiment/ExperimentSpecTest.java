@@ -1,6 +1,9 @@
 package io.loadsmith.tester.experiment;
 
+import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.scenario.Scenario;
+import io.loadsmith.tester.scenario.ScenarioException;
+import io.loadsmith.tester.scenario.ScenarioParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -8,6 +11,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -40,12 +44,13 @@ class ExperimentSpecTest {
 
         Scenario paced = ExperimentRunner.scenario(spec, spec.arms().get(3), 3, URI.create("http://127.0.0.1:9999"));
 
-        assertThat(paced.load().model()).isEqualTo(Scenario.Model.PACED);
-        assertThat(paced.load().connections()).isEqualTo(8);
-        assertThat(paced.load().paceNanos()).isEqualTo(14_650_000L);
-        assertThat(paced.load().seed()).isEqualTo(3);
-        assertThat(paced.load().durationNanos()).isEqualTo(30_000_000_000L);
-        assertThat(paced.load().warmupRequests()).isEqualTo(400);
+        assertThat(paced.tester().model()).isEqualTo(TesterSpec.Model.PACED);
+        assertThat(paced.tester().connections()).isEqualTo(8);
+        assertThat(paced.connections()).isEqualTo(8);
+        assertThat(paced.tester().paceNanos()).isEqualTo(14_650_000L);
+        assertThat(paced.tester().seed()).isEqualTo(3);
+        assertThat(paced.tester().durationNanos()).isEqualTo(30_000_000_000L);
+        assertThat(paced.tester().warmupRequests()).isEqualTo(400);
         assertThat(paced.target().url()).isEqualTo(URI.create("http://127.0.0.1:9999"));
         assertThat(paced.journeys()).hasSize(1);
     }
@@ -56,8 +61,40 @@ class ExperimentSpecTest {
         Path file = Files.writeString(dir.resolve("e.yaml"), "scenario: s.yaml\nduration: 5s\nstall: off\n"
                 + "arms:\n  - name: a\n    load: {model: closed, connections: 1}\n    lode: 3\n");
 
-        assertThatThrownBy(() -> ExperimentSpec.parse(file)).isInstanceOf(ExperimentException.class)
-                .hasMessageStartingWith("e.yaml:7: arms[0].lode is not a known key");
+        assertThatThrownBy(() -> ExperimentSpec.parse(file)).isInstanceOf(ScenarioException.class)
+                .hasMessage("e.yaml:7: arms[0].lode is not a known key (known keys: name, load)");
+        Path near = Files.writeString(dir.resolve("near.yaml"), "scenario: s.yaml\nrouns: 3\n");
+        assertThatThrownBy(() -> ExperimentSpec.parse(near))
+                .hasMessage("near.yaml:2: rouns is not a known key (did you mean rounds?)");
+    }
+
+    @Test
+    void a_key_given_twice_is_an_error(@TempDir Path dir) throws Exception {
+        Files.copy(EXAMPLES.resolve("../scenarios/score-fixed-rate.yaml"), dir.resolve("s.yaml"));
+        Path file = Files.writeString(dir.resolve("e.yaml"), "scenario: s.yaml\nduration: 5s\nstall: off\n"
+                + "arms:\n  - {name: a, load: {model: closed, connections: 1}}\nduration: 10s\n");
+
+        assertThatThrownBy(() -> ExperimentSpec.parse(file)).isInstanceOf(ScenarioException.class)
+                .hasMessage("e.yaml:6: duration is given twice");
+    }
+
+    @Test
+    void every_example_scenario_and_experiment_parses() throws Exception {
+        List<Path> files;
+        try (Stream<Path> listed = Stream.concat(Files.list(EXAMPLES), Files.list(EXAMPLES.resolve("../scenarios")))) {
+            files = listed.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        }
+        assertThat(files).isNotEmpty();
+        for (Path file : files) {
+            if (file.getParent().endsWith("experiments")) {
+                ExperimentSpec spec = ExperimentSpec.parse(file);
+                for (ExperimentSpec.Arm arm : spec.arms()) {
+                    ExperimentRunner.scenario(spec, arm, 1, URI.create("http://127.0.0.1:9999"));
+                }
+            } else {
+                ScenarioParser.parse(file, List.of());
+            }
+        }
     }
 
     @Test

@@ -3,15 +3,15 @@ package io.loadsmith.tester.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.loadsmith.stall.plan.PlannedStall;
+import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
-import io.loadsmith.tester.scenario.Scenario.Distribution;
-import io.loadsmith.tester.scenario.Scenario.Load;
-import io.loadsmith.tester.scenario.Scenario.Model;
-import io.loadsmith.tester.scenario.Scenario.SeededStalls;
-import io.loadsmith.tester.scenario.Scenario.ServiceTime;
-import io.loadsmith.tester.scenario.Scenario.Stage;
-import io.loadsmith.tester.scenario.Scenario.StallWindow;
+import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.engine.TesterSpec.Arrivals;
+import io.loadsmith.tester.engine.TesterSpec.Model;
+import io.loadsmith.tester.engine.TesterSpec.OnLate;
 import io.loadsmith.tester.scenario.Scenario.Step;
+import io.loadsmith.tester.schedule.Stage;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -88,11 +88,13 @@ class ScenarioParserTest {
         assertThat(s.target().simulate()).isNull();
         assertThat(s.stalls().admin()).isEqualTo(URI.create("http://127.0.0.1:7070"));
         assertThat(s.stalls().tokenFile()).isEqualTo(dir.resolve("token.txt"));
-        assertThat(s.stalls().plan()).isEqualTo(new SeededStalls(7, 4_000_000_000L, 100_000_000L, 500_000_000L,
-                StallKind.SPIN));
-        assertThat(s.load()).isEqualTo(new Load(Model.OPEN, Scenario.Arrivals.CONSTANT, 546, List.of(), 8, 0,
-                Scenario.OnLate.CATCH_UP, 30_000_000_000L, 400, 0, 512, 2_000_000_000L, 3));
-        assertThat(s.objectiveNanos()).isEqualTo(10_000_000L);
+        assertThat(s.stalls().plan().seededSpec()).contains(new SeededPlanSpec(7, 4_000_000_000L, 100_000_000L,
+                500_000_000L, 30_000_000_000L));
+        assertThat(s.stalls().plan().kind()).isEqualTo(StallKind.SPIN);
+        assertTester(s.tester(), Model.OPEN, Arrivals.CONSTANT, 546, 0, 0, OnLate.CATCH_UP, 30_000_000_000L, 400, 0,
+                512, 2_000_000_000L, 3);
+        assertThat(s.connections()).isEqualTo(512);
+        assertThat(s.tester().objectiveNanos()).isEqualTo(10_000_000L);
         assertThat(s.journeys()).hasSize(1);
         Scenario.Journey journey = s.journeys().get(0);
         assertThat(journey.name()).isEqualTo("score");
@@ -133,38 +135,50 @@ class ScenarioParserTest {
                 """);
         assertThat(s.name()).isEqualTo("score");
         assertThat(s.stalls()).isNull();
-        assertThat(s.objectiveNanos()).isNull();
+        assertThat(s.tester().objectiveNanos()).isEqualTo(10_000_000L);
         assertThat(s.journeys()).isEmpty();
         assertThat(s.slos()).isEmpty();
-        assertThat(s.load()).isEqualTo(new Load(Model.OPEN, Scenario.Arrivals.POISSON, 100, List.of(),
-                ScenarioParser.DEFAULT_OPEN_CONNECTIONS, 0, Scenario.OnLate.CATCH_UP, 5_000_000_000L, 0, 0, 0,
-                10_000_000_000L, 1));
+        assertTester(s.tester(), Model.OPEN, Arrivals.POISSON, 100, 0, 0, OnLate.CATCH_UP, 5_000_000_000L, 0, 0, 0,
+                10_000_000_000L, 1);
+        assertThat(s.tester().name()).isEqualTo("open");
+        assertThat(s.connections()).isEqualTo(ScenarioParser.DEFAULT_OPEN_CONNECTIONS);
+    }
+
+    private static void assertTester(TesterSpec t, Model model, Arrivals arrivals, double ratePerSecond, int connections,
+                                     long paceNanos, OnLate onLate, long durationNanos, long warmupRequests,
+                                     long warmupNanos, int maxConcurrency, long graceNanos, long seed) {
+        assertThat(List.<Object>of(t.model(), t.arrivals(), t.ratePerSecond(), t.connections(), t.paceNanos(), t.onLate(),
+                t.durationNanos(), t.warmupRequests(), t.warmupNanos(), t.maxConcurrency(), t.graceNanos(), t.seed()))
+                .containsExactly(model, arrivals, ratePerSecond, connections, paceNanos, onLate, durationNanos,
+                        warmupRequests, warmupNanos, maxConcurrency, graceNanos, seed);
     }
 
     @Test
     void closed_and_paced_defaults() {
-        Load closed = parse("target: {url: 'http://h'}\nload: {model: closed, duration: 1s}\n").load();
+        Scenario closed = parse("target: {url: 'http://h'}\nload: {model: closed, duration: 1s}\n");
+        assertTester(closed.tester(), Model.CLOSED, Arrivals.POISSON, 0, 1, 0, OnLate.CATCH_UP, 1_000_000_000L, 0, 0, 0,
+                10_000_000_000L, 1);
         assertThat(closed.connections()).isEqualTo(1);
-        assertThat(closed.ratePerSecond()).isZero();
-        Load paced = parse("target: {url: 'http://h'}\nload: {model: paced, connections: 8, pace: 14.65ms, on_late: skip, duration: 1m, warmup: 2s}\n").load();
-        assertThat(paced.paceNanos()).isEqualTo(14_650_000L);
-        assertThat(paced.onLate()).isEqualTo(Scenario.OnLate.SKIP);
-        assertThat(paced.durationNanos()).isEqualTo(60_000_000_000L);
-        assertThat(paced.warmupNanos()).isEqualTo(2_000_000_000L);
-        assertThat(paced.warmupRequests()).isZero();
+        Scenario paced = parse("target: {url: 'http://h'}\nload: {model: paced, connections: 8, pace: 14.65ms, on_late: skip, duration: 1m, warmup: 2s}\n");
+        assertTester(paced.tester(), Model.PACED, Arrivals.POISSON, 0, 8, 14_650_000L, OnLate.SKIP, 60_000_000_000L, 0,
+                2_000_000_000L, 0, 10_000_000_000L, 1);
+        assertThat(paced.connections()).isEqualTo(8);
     }
 
     @Test
     void stages_give_the_duration_and_max_concurrency_sizes_the_pool() {
-        Load load = parse("""
+        Scenario ramp = parse("""
                 target: {url: 'http://h'}
                 load:
                   stages: [{duration: 10s, target: 100}, {duration: 20s, target: 0}]
                   max_concurrency: 64
-                """).load();
-        assertThat(load.stages()).containsExactly(new Stage(10_000_000_000L, 100), new Stage(20_000_000_000L, 0));
-        assertThat(load.durationNanos()).isEqualTo(30_000_000_000L);
-        assertThat(load.connections()).isEqualTo(64);
+                """);
+        assertThat(ramp.tester().stages()).containsExactly(new Stage(10_000_000_000L, 100), new Stage(20_000_000_000L, 0));
+        assertThat(ramp.tester().durationNanos()).isEqualTo(30_000_000_000L);
+        assertThat(ramp.tester().maxConcurrency()).isEqualTo(64);
+        assertThat(ramp.connections()).isEqualTo(64);
+        assertThat(parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s, connections: 8, max_concurrency: 64}\n")
+                .connections()).isEqualTo(64);
     }
 
     @Test
@@ -176,9 +190,9 @@ class ScenarioParserTest {
                 """);
         assertThat(windows.target().simulated()).isTrue();
         assertThat(windows.target().simulate().servers()).isEqualTo(2);
-        assertThat(windows.target().simulate().serviceTime()).isEqualTo(ServiceTime.constant(10_000_000L));
-        assertThat(windows.target().simulate().stallWindows()).containsExactly(
-                new StallWindow(20_000_000_000L, 5_000_000_000L), new StallWindow(30_000_000_000L, 1_000_000_000L));
+        assertThat(windows.target().simulate().serviceTime()).hasToString("constant 10000000 ns");
+        assertThat(windows.target().simulate().stalls().stalls()).containsExactly(
+                new PlannedStall(0, 20_000_000_000L, 5_000_000_000L), new PlannedStall(1, 30_000_000_000L, 1_000_000_000L));
         Scenario plan = parse("""
                 target:
                   simulate:
@@ -187,33 +201,32 @@ class ScenarioParserTest {
                 load: {rate: 10, duration: 1m}
                 """);
         assertThat(plan.target().simulate().servers()).isEqualTo(1);
-        assertThat(plan.target().simulate().serviceTime().distribution()).isEqualTo(Distribution.EXPONENTIAL);
-        assertThat(plan.target().simulate().serviceTime().meanNanos()).isEqualTo(1_000_000L);
-        assertThat(plan.target().simulate().stallPlan()).isEqualTo(new SeededStalls(7, 4_000_000_000L, 100_000_000L,
-                500_000_000L, StallKind.BLOCK));
-        assertThat(plan.target().simulate().stallWindows()).isEmpty();
-        ServiceTime lognormal = parse("""
+        assertThat(plan.target().simulate().serviceTime()).hasToString("exponential, mean 1000000 ns");
+        assertThat(plan.target().simulate().stalls().seededSpec()).contains(new SeededPlanSpec(7, 4_000_000_000L,
+                100_000_000L, 500_000_000L, 60_000_000_000L));
+        assertThat(plan.target().simulate().stalls().kind()).isEqualTo(StallKind.BLOCK);
+        assertThat(parse("""
                 target: {simulate: {service_time: {distribution: lognormal, median: 2ms, sigma: 0.5}}}
                 load: {rate: 10, duration: 1m}
-                """).target().simulate().serviceTime();
-        assertThat(lognormal).isEqualTo(new ServiceTime(Distribution.LOGNORMAL, 0, 2_000_000L, 0.5));
+                """).target().simulate().serviceTime()).hasToString("log-normal, median 2000000 ns, sigma 0.5");
     }
 
     @Test
     void agent_stalls_have_defaults() {
         Scenario s = parse("target: {url: 'http://h'}\nstalls: {admin: 'http://127.0.0.1:7070'}\nload: {rate: 1, duration: 1s}\n");
         assertThat(s.stalls().tokenFile()).isNull();
-        assertThat(s.stalls().plan()).isEqualTo(new SeededStalls(1, 4_000_000_000L, 100_000_000L, 500_000_000L,
-                StallKind.BLOCK));
+        assertThat(s.stalls().plan().seededSpec()).contains(new SeededPlanSpec(1, 4_000_000_000L, 100_000_000L,
+                500_000_000L, 1_000_000_000L));
+        assertThat(s.stalls().plan().kind()).isEqualTo(StallKind.BLOCK);
     }
 
     @Test
     void set_overrides_replace_and_add_keys_and_are_validated_the_same_way() {
         String yaml = "target: {url: 'http://h'}\nload: {rate: 100, duration: 5s}\n";
         Scenario s = parse(yaml, "load.rate=800", "load.seed=9", "objective=20ms", "name=other");
-        assertThat(s.load().ratePerSecond()).isEqualTo(800);
-        assertThat(s.load().seed()).isEqualTo(9);
-        assertThat(s.objectiveNanos()).isEqualTo(20_000_000L);
+        assertThat(s.tester().ratePerSecond()).isEqualTo(800);
+        assertThat(s.tester().seed()).isEqualTo(9);
+        assertThat(s.tester().objectiveNanos()).isEqualTo(20_000_000L);
         assertThat(s.name()).isEqualTo("other");
         assertThat(s.overrides()).containsExactly("load.rate=800", "load.seed=9", "objective=20ms", "name=other");
         assertThat(parse(FULL, "journeys[0].weight=4").journeys().get(0).weight()).isEqualTo(4);
@@ -272,6 +285,7 @@ class ScenarioParserTest {
             `target: {url: 'ftp://h'}\\nload: {rate: 1, duration: 1s}\\n`                    | score.yaml:1: target.url must be an http:// or https:// URL with a host (got "ftp://h")
             `target: {url: 'http://h', simulate: {service_time: 1ms}}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target needs exactly one of url (a real service) or simulate (a simulated one)
             `target: {simulate: {service_time: 1ms, stalls: [{at: 2s, duration: 1s}, {at: 2500ms, duration: 1s}]}}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.simulate.stalls[1].at overlaps the stall before it (which ends at 3s); list stalls in order, apart
+            `target: {simulate: {service_time: 0}}\nload: {rate: 1, duration: 1s}\n`       | score.yaml:1: target.simulate.service_time must be > 0 (got 0)
             `target: {simulate: {service_time: {distribution: normal, mean: 1ms}}}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.simulate.service_time.distribution must be one of constant, exponential, lognormal (got "normal")
             `target: {simulate: {service_time: 1ms, stalls: {duration: 1s}}}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.simulate.stalls needs min_gap >= duration (1s); the default min_gap is 500ms
             `target: {simulate: {service_time: 1ms}}\\nstalls: {admin: 'http://a'}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls arms an agent, so it needs target.url; a simulation takes its stalls under target.simulate.stalls
