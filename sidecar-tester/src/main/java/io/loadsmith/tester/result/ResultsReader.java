@@ -1,12 +1,13 @@
 package io.loadsmith.tester.result;
 
 import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -29,29 +30,28 @@ public final class ResultsReader {
 
     /** The results in {@code file}. @throws ResultsException when it cannot be read as results v1 */
     public static ResultsFile read(Path file) {
-        ResultsFile results;
+        JsonNode tree;
         try {
-            results = ResultsWriter.MAPPER.readValue(file.toFile(), ResultsFile.class);
-        } catch (NoSuchFileException | java.io.FileNotFoundException e) {
+            tree = ResultsWriter.MAPPER.readTree(file.toFile());
+        } catch (NoSuchFileException | FileNotFoundException e) {
             throw new ResultsException(file + ": no such file (a results directory holds results.json)", e);
-        } catch (JsonMappingException e) {
-            if (e.getCause() instanceof JsonParseException notJson) {
-                throw notJson(file, notJson);
-            }
-            throw new ResultsException(file + ": " + field(e) + " " + problem(e), e);
         } catch (JsonProcessingException e) {
             throw notJson(file, e);
         } catch (IOException e) {
             throw new ResultsException(file + ": cannot be read: " + e, e);
         }
-        if (results == null) {
-            throw new ResultsException(file + ": holds null, not results", null);
+        String schema = tree == null ? null : tree.path("schema").asText(null);
+        if (!ResultsFile.SCHEMA.equals(schema)) {
+            throw new ResultsException(file + ": schema must be \"" + ResultsFile.SCHEMA + "\" (got "
+                    + (schema == null ? "nothing" : "\"" + schema + "\"") + ")", null);
         }
-        if (!ResultsFile.SCHEMA.equals(results.schema())) {
-            throw new ResultsException(file + ": schema must be \"" + ResultsFile.SCHEMA + "\" (got \""
-                    + results.schema() + "\")", null);
+        try {
+            return ResultsWriter.MAPPER.treeToValue(tree, ResultsFile.class);
+        } catch (JsonMappingException e) {
+            throw new ResultsException(file + ": " + field(e) + " " + problem(e), e);
+        } catch (JsonProcessingException e) {
+            throw notJson(file, e);
         }
-        return results;
     }
 
     private static ResultsException notJson(Path file, JsonProcessingException e) {
