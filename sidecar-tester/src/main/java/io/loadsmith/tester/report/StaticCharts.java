@@ -1,6 +1,7 @@
 package io.loadsmith.tester.report;
 
 import io.loadsmith.tester.result.Alignment;
+import io.loadsmith.tester.result.AtomicFiles;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.RunResult;
 import java.awt.BasicStroke;
@@ -11,8 +12,6 @@ import java.awt.geom.Ellipse2D;
 import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.FieldPosition;
 import java.text.NumberFormat;
@@ -106,12 +105,12 @@ final class StaticCharts {
 
     private static void save(JFreeChart chart, Path dir, String base, int width, int height, List<String> written) {
         try {
-            ChartUtils.saveChartAsPNG(dir.resolve(base + ".png").toFile(), chart, width, height);
+            AtomicFiles.write(dir.resolve(base + ".png"), out -> ChartUtils.writeChartAsPNG(out, chart, width, height));
             written.add(base + ".png");
             SVGGraphics2D g = new SVGGraphics2D(width, height);
             g.setGeomDoubleConverter(StaticCharts::oneDecimal);
             chart.draw(g, new Rectangle(0, 0, width, height));
-            Files.writeString(dir.resolve(base + ".svg"), g.getSVGDocument(), StandardCharsets.UTF_8);
+            AtomicFiles.writeString(dir.resolve(base + ".svg"), g.getSVGDocument());
             written.add(base + ".svg");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + dir.resolve(base) + ".png/.svg", e);
