@@ -1,30 +1,23 @@
 package io.loadsmith.tester.align;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.loadsmith.tester.result.Alignment;
 import io.loadsmith.tester.result.ResultsFile;
-import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Assembles one {@code results.json} from several runs, each in its own sub-folder: the engine's run
- * objects (with the run's folder prefixed to {@code requests_log} and {@code hlog}), and for every run with
- * stalls its {@code stalls[]} and {@code stall_summary}, and {@code arm} (its line); the top-level {@code clock} and {@code alignment}
- * (one series per line: a run, or several runs of one tester merged). docs/alignment.md shows the shapes.
+ * Assembles one {@code results.json} from several runs, each in its own sub-folder: the engine's runs (with
+ * the run's folder prefixed to {@code requests_log} and {@code hlog}, and {@code dir} and {@code arm}, its
+ * line), for every run with stalls its {@code stalls[]}, {@code stall_summary}, clock offset and run id; the
+ * top-level {@code clock} and {@code alignment} (one series per line: a run, or several runs of one tester
+ * merged). docs/alignment.md shows the shapes. Milliseconds are rounded to the microsecond.
  */
 public final class AlignedResults {
-
-    private static final ObjectMapper MAPPER = ResultsWriter.mapper();
 
     private AlignedResults() {
     }
@@ -39,72 +32,100 @@ public final class AlignedResults {
     public record Entry(Path runDir, StalledRun.Outcome outcome, String line) {
     }
 
-    /** The results document of {@code entries}, written to {@code outDir}. */
-    public static ObjectNode build(Path outDir, List<Entry> entries) {
+    /** One run's alignment, under its name. */
+    public record NamedRun(String run, RunAlignment alignment) {
+    }
+
+    /** The results of {@code entries}, written to {@code outDir}. */
+    public static ResultsFile build(Path outDir, List<Entry> entries) {
         return build(outDir, entries, List.of());
     }
 
-    /** The results document of {@code entries} with the SLO verdicts of {@code loadsmith run}. */
-    public static ObjectNode build(Path outDir, List<Entry> entries, List<ResultsFile.SloResult> slos) {
-        List<RunResult> results = new ArrayList<>();
+    /** The results of {@code entries} with the SLO verdicts of {@code loadsmith run}. */
+    public static ResultsFile build(Path outDir, List<Entry> entries, List<ResultsFile.SloResult> slos) {
+        List<RunResult> runs = new ArrayList<>();
         ClockOffset clock = ClockOffset.SAME_CLOCK;
-        for (Entry entry : entries) {
-            results.add(entry.outcome().result());
-            if (entry.outcome().armed() != null && clock == ClockOffset.SAME_CLOCK) {
-                clock = entry.outcome().offset();
-            }
-        }
-        ObjectNode root = MAPPER.valueToTree(ResultsFile.of(results).withSlos(slos)
-                .withClock(new ResultsFile.ClockInfo(clock.offsetNanos(), clock.uncertaintyNanos())));
-        ArrayNode runs = (ArrayNode) root.get("runs");
         Map<String, List<RunAlignment>> lines = new LinkedHashMap<>();
-        for (int i = 0; i < entries.size(); i++) {
-            Entry entry = entries.get(i);
-            ObjectNode run = (ObjectNode) runs.get(i);
+        for (Entry entry : entries) {
+            StalledRun.Outcome outcome = entry.outcome();
+            if (outcome.armed() != null && clock == ClockOffset.SAME_CLOCK) {
+                clock = outcome.offset();
+            }
             String folder = outDir.toAbsolutePath().normalize().relativize(entry.runDir().toAbsolutePath().normalize())
                     .toString().replace('\\', '/');
-            for (String file : new String[] {"requests_log", "hlog"}) {
-                if (run.path(file).isTextual() && !folder.isEmpty()) {
-                    run.put(file, folder + "/" + run.get(file).asText());
-                }
-            }
-            run.put("dir", folder);
-            run.put("arm", entry.line());
-            StalledRun.Outcome outcome = entry.outcome();
+            RunResult.Aligned aligned = null;
             if (outcome.alignment() != null) {
-                AlignmentJson.writeRun(run, outcome.alignment(), outcome.missing());
-                run.put("clock_offset_ns", outcome.offset().offsetNanos());
-                run.put("clock_uncertainty_ns", outcome.offset().uncertaintyNanos());
-                run.put("clock_offset_used_ns", outcome.offset().forAlignment().offsetNanos());
-                run.put("run_id", outcome.armed().runId());
+                aligned = new RunResult.Aligned(stalls(outcome.alignment()),
+                        summary(outcome.alignment().summary(), outcome.missing()), outcome.offset().offsetNanos(),
+                        outcome.offset().uncertaintyNanos(), outcome.offset().forAlignment().offsetNanos(),
+                        outcome.armed().runId());
                 lines.computeIfAbsent(entry.line(), k -> new ArrayList<>()).add(outcome.alignment());
-            } else {
-                run.putArray("stalls");
             }
+            runs.add(outcome.result().withAlignment(folder, entry.line(), aligned));
         }
-        List<AlignmentJson.NamedRun> named = new ArrayList<>();
+        List<NamedRun> named = new ArrayList<>();
         for (Map.Entry<String, List<RunAlignment>> line : lines.entrySet()) {
             RunAlignment merged = line.getValue().size() == 1 ? line.getValue().get(0)
                     : RunAlignment.merge(line.getValue(), StallAlignment.DEFAULT_SCATTER_CAP);
-            named.add(new AlignmentJson.NamedRun(line.getKey(), merged));
+            named.add(new NamedRun(line.getKey(), merged));
         }
-        if (!named.isEmpty()) {
-            root.set("alignment", AlignmentJson.alignment(named));
-        }
-        return root;
+        return ResultsFile.of(runs).withSlos(slos)
+                .withClock(new ResultsFile.ClockInfo(clock.offsetNanos(), clock.uncertaintyNanos()))
+                .withAlignment(named.isEmpty() ? null : alignment(named));
     }
 
-    /** Writes a results document to {@code dir/results.json} atomically. */
-    public static Path write(Path dir, ObjectNode root) throws IOException {
-        Files.createDirectories(dir);
-        Path file = dir.resolve(ResultsWriter.FILE_NAME);
-        Path temp = Files.createTempFile(dir, ".results-", ".json.tmp");
-        try {
-            MAPPER.writerWithDefaultPrettyPrinter().writeValue(temp.toFile(), root);
-            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(temp);
+    /** A run's {@code stalls[]}. */
+    static List<RunResult.StallRow> stalls(RunAlignment alignment) {
+        List<RunResult.StallRow> rows = new ArrayList<>();
+        for (StallCount c : alignment.stalls()) {
+            rows.add(new RunResult.StallRow(c.index(), c.startNanos(), c.endNanos(), c.held(), c.sentDuring(),
+                    c.intendedDuring(), c.inFlightAtStart(), c.overlapping(), c.met()));
         }
-        return file;
+        return rows;
+    }
+
+    /** A run's {@code stall_summary}, with the planned stalls that did not happen. */
+    static RunResult.StallSummary summary(StallSummary s, List<Integer> missing) {
+        return new RunResult.StallSummary(s.stallsMet(), s.sentDuringTotal(), round(s.overlappingShare(), 6),
+                s.p99CanSeeStalls(), s.sentRequests(), s.overlappingRequests(), missing);
+    }
+
+    /**
+     * The top-level {@code alignment} of several runs drawn on the same bins.
+     *
+     * @throws IllegalArgumentException if the runs were binned differently
+     */
+    public static Alignment alignment(List<NamedRun> runs) {
+        AlignedBins bins = runs.get(0).alignment().bins();
+        List<Alignment.Series> series = new ArrayList<>();
+        List<Alignment.Scatter> scatter = new ArrayList<>();
+        for (NamedRun run : runs) {
+            if (!run.alignment().bins().equals(bins)) {
+                throw new IllegalArgumentException("run " + run.run() + " was binned as " + run.alignment().bins()
+                        + ", not as " + bins);
+            }
+            List<Double> perBin = new ArrayList<>();
+            for (double value : run.alignment().sendsPerBin()) {
+                perBin.add(round(value, 4));
+            }
+            series.add(new Alignment.Series(run.run(), run.alignment().summary().stallsMet(), perBin));
+            List<RunResult.Point> points = new ArrayList<>();
+            for (ScatterPoint point : run.alignment().scatter()) {
+                points.add(new RunResult.Point(ms(point.offsetNanos()), ms(point.correctedNanos())));
+            }
+            scatter.add(new Alignment.Scatter(run.run(), points));
+        }
+        return new Alignment(ms(bins.stallNanos()), ms(bins.binNanos()), ms(bins.fromNanos()), ms(bins.toNanos()),
+                series, scatter);
+    }
+
+    /** Nanoseconds as milliseconds rounded to the microsecond. */
+    static double ms(long nanos) {
+        return Math.round(nanos / 1_000.0) / 1_000.0;
+    }
+
+    private static double round(double value, int decimals) {
+        double scale = Math.pow(10, decimals);
+        return Math.round(value * scale) / scale;
     }
 }

@@ -7,6 +7,7 @@ import io.loadsmith.tester.engine.SystemScheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.report.ReportWriter;
+import io.loadsmith.tester.result.AtomicFiles;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
@@ -19,9 +20,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -187,13 +186,6 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private static void writeScenarioCopy(Scenario scenario, Path dir) throws IOException {
-        Path copy = dir.resolve("scenario.yaml");
-        Path temp = Files.createTempFile(dir, ".scenario-", ".tmp");
-        try {
-            Files.copy(scenario.file(), temp, StandardCopyOption.REPLACE_EXISTING);
-            Files.move(temp, copy, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(temp);
-        }
+        AtomicFiles.copy(scenario.file(), dir.resolve("scenario.yaml"));
     }
 }

@@ -1,5 +1,6 @@
 package io.loadsmith.tester.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.tester.align.AdminClient;
 import io.loadsmith.tester.align.AdminException;
@@ -8,7 +9,9 @@ import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.align.AlignedResults;
 import io.loadsmith.tester.align.PerStallTable;
 import io.loadsmith.tester.align.StalledRun;
+import io.loadsmith.tester.result.AtomicFiles;
 import io.loadsmith.tester.result.ResultsFile;
+import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.scenario.Scenario;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -50,13 +53,14 @@ final class ScenarioStalls {
     /** Writes dir/results.json with the run's stalls[], stall_summary, alignment and the SLO verdicts. */
     static void writeResults(Path dir, Scenario scenario, StalledRun.Outcome outcome, List<ResultsFile.SloResult> slos)
             throws IOException {
-        AlignedResults.write(dir, AlignedResults.build(dir, List.of(entry(dir, scenario, outcome)), slos));
+        ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME),
+                AlignedResults.build(dir, List.of(entry(dir, scenario, outcome)), slos));
     }
 
     /** Writes dir/agent-stalls.json: the run's stalls as the agent answered {@code GET /stalls}. */
     static void writeAgentStalls(Path dir, AgentStalls agent, StalledRun.Outcome outcome) throws IOException {
-        ResultsWriterSupport.writeJson(dir.resolve("agent-stalls.json"),
-                agent.admin().stallsJson(outcome.armed().runId(), 0));
+        JsonNode stalls = agent.admin().stallsJson(outcome.armed().runId(), 0);
+        AtomicFiles.write(dir.resolve("agent-stalls.json"), out -> AdminCommands.PRETTY.writeValue(out, stalls));
     }
 
     /** Prints the requests sent inside each stall window (the demo's table, one column). */

@@ -386,14 +386,14 @@ public final class LoadTest {
             return Histograms.millis(h.getValueAtPercentile(percentile));
         }
 
-        static List<double[]> spectrum(Histogram h) {
-            List<double[]> points = new ArrayList<>();
+        static List<RunResult.Point> spectrum(Histogram h) {
+            List<RunResult.Point> points = new ArrayList<>();
             if (h.getTotalCount() == 0) {
                 return points;
             }
             for (HistogramIterationValue v : h.percentiles(5)) {
-                points.add(new double[] {v.getPercentileLevelIteratedTo(),
-                        Histograms.millis(h.highestEquivalentValue(v.getValueIteratedTo()))});
+                points.add(new RunResult.Point(v.getPercentileLevelIteratedTo(),
+                        Histograms.millis(h.highestEquivalentValue(v.getValueIteratedTo()))));
                 if (v.getPercentileLevelIteratedTo() >= 100.0) {
                     break;
                 }

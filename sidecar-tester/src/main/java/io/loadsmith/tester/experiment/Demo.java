@@ -8,6 +8,7 @@ import io.loadsmith.tester.align.PerStallTable;
 import io.loadsmith.tester.align.StallSummary;
 import io.loadsmith.tester.align.StalledRun;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
 
 import java.io.IOException;
@@ -118,7 +119,7 @@ public final class Demo {
             StalledRun.Outcome outcome = StalledRun.real(arm.tester(), requests, arm.connections(), runDir, stalls, bins);
             entries.add(new AlignedResults.Entry(runDir, outcome, arm.name()));
         }
-        Path file = AlignedResults.write(out, AlignedResults.build(out, entries));
+        Path file = ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME), AlignedResults.build(out, entries));
         printTable(console, entries, o);
         PerStallTable.print(console, entries);
         printReading(console, entries, o);

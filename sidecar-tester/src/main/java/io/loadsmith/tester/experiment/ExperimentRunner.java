@@ -2,7 +2,6 @@ package io.loadsmith.tester.experiment;
 
 import io.loadsmith.tester.result.ResultsDirs;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadsmith.tester.align.AdminClient;
 import io.loadsmith.tester.align.AgentStalls;
@@ -11,6 +10,8 @@ import io.loadsmith.tester.align.AlignedResults;
 import io.loadsmith.tester.align.StalledRun;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.result.Experiment;
+import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioParser;
@@ -118,10 +119,10 @@ public final class ExperimentRunner {
                 service.close();
             }
         }
-        ObjectNode root = AlignedResults.build(out, entries);
-        root.set("experiment", ExperimentAnalysis.experiment(spec, orders, results, outcomes, out));
-        Path file = AlignedResults.write(out, root);
-        ExperimentAnalysis.print(console, spec, results, outcomes, (ObjectNode) root.get("experiment"));
+        Experiment experiment = ExperimentAnalysis.experiment(spec, orders, results, outcomes, out);
+        Path file = ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME),
+                AlignedResults.build(out, entries).withExperiment(experiment));
+        ExperimentAnalysis.print(console, spec, results, outcomes, experiment);
         return file;
     }
 
@@ -189,9 +190,5 @@ public final class ExperimentRunner {
     /** True when the run folder holds a request log (windows need it). */
     static boolean hasLog(Path runDir) {
         return Files.isRegularFile(runDir.resolve(RequestLog.FILE_NAME));
-    }
-
-    static ArrayNode array() {
-        return JSON.createArrayNode();
     }
 }

@@ -1,12 +1,11 @@
 package io.loadsmith.tester.report;
 
-import io.loadsmith.tester.report.Results.AlignedSeries;
-import io.loadsmith.tester.report.Results.Alignment;
-import io.loadsmith.tester.report.Results.Experiment;
-import io.loadsmith.tester.report.Results.Latency;
-import io.loadsmith.tester.report.Results.Run;
+import io.loadsmith.tester.result.Alignment;
+import io.loadsmith.tester.result.RunResult;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The numbers behind the charts, computed once for the page and for the PNG/SVG files. */
 final class ChartData {
@@ -18,17 +17,40 @@ final class ChartData {
      * one of them is at most 1, then as fractions. The 100th percentile has no place on that axis
      * and is left out (it is the max, shown in the tables).
      */
-    static List<double[]> nines(List<double[]> spectrum) {
-        boolean fractions = spectrum.stream().allMatch(p -> p[0] <= 1.0);
+    static List<double[]> nines(List<RunResult.Point> spectrum) {
+        boolean fractions = spectrum.stream().allMatch(p -> p.x() <= 1.0);
         List<double[]> out = new ArrayList<>();
-        for (double[] p : spectrum) {
-            double fraction = fractions ? p[0] : p[0] / 100.0;
+        for (RunResult.Point p : spectrum) {
+            double fraction = fractions ? p.x() : p.x() / 100.0;
             if (fraction < 0 || fraction >= 1.0) {
                 continue;
             }
-            out.add(new double[] {1.0 / (1.0 - fraction), p[1], fraction * 100.0});
+            out.add(new double[] {1.0 / (1.0 - fraction), p.y(), fraction * 100.0});
         }
         return out;
+    }
+
+    /** A run's latencies by kind: service, corrected and, when there, estimated. */
+    static Map<String, RunResult.Latency> latency(RunResult run) {
+        Map<String, RunResult.Latency> kinds = new LinkedHashMap<>();
+        kinds.put("service", run.latencyMs().service());
+        kinds.put("corrected", run.latencyMs().corrected());
+        if (run.latencyMs().estimated() != null) {
+            kinds.put("estimated", run.latencyMs().estimated());
+        }
+        return kinds;
+    }
+
+    /** A run's percentile spectrum by kind (corrected, service), the kinds without points left out. */
+    static Map<String, List<RunResult.Point>> spectrum(RunResult run) {
+        Map<String, List<RunResult.Point>> kinds = new LinkedHashMap<>();
+        if (run.spectrum() != null && !run.spectrum().service().isEmpty()) {
+            kinds.put("service", run.spectrum().service());
+        }
+        if (run.spectrum() != null && !run.spectrum().corrected().isEmpty()) {
+            kinds.put("corrected", run.spectrum().corrected());
+        }
+        return kinds;
     }
 
     /** Label of a point on the nines axis: 10 gives "90%", 1000 gives "99.9%". */
@@ -39,7 +61,7 @@ final class ChartData {
     }
 
     /** Bin centres from from_ms, one per value of sends_per_bin. */
-    static double[] binCentres(Alignment a, AlignedSeries s) {
+    static double[] binCentres(Alignment a, Alignment.Series s) {
         double[] x = new double[s.sendsPerBin().size()];
         for (int i = 0; i < x.length; i++) {
             x[i] = a.fromMs() + (i + 0.5) * a.binMs();
@@ -59,7 +81,7 @@ final class ChartData {
      * The arm a run belongs to: its {@code arm} field, else the longest arm name that the run's
      * name equals or starts with followed by a separator ("open r1 stall", "open-r1-on"), else -1 (not drawn).
      */
-    static int armOf(Run run, List<String> arms) {
+    static int armOf(RunResult run, List<String> arms) {
         if (run.arm() != null) {
             return arms.indexOf(run.arm());
         }
@@ -78,15 +100,14 @@ final class ChartData {
     }
 
     /** Dots of p99 of one latency kind ("corrected" or "service") over every run of an experiment. */
-    static List<Dot> dots(Experiment e, List<Run> runs, String kind) {
+    static List<Dot> dots(List<String> arms, List<RunResult> runs, String kind) {
         List<Dot> out = new ArrayList<>();
-        for (Run r : runs) {
-            int arm = armOf(r, e.arms());
-            Latency l = r.latency().get(kind);
-            if (arm < 0 || l == null || l.p99() == null) {
-                continue;
+        for (RunResult r : runs) {
+            int arm = armOf(r, arms);
+            RunResult.Latency l = latency(r).get(kind);
+            if (arm >= 0 && l != null) {
+                out.add(new Dot(arm, r.stall(), r.round(), l.p99(), r.name()));
             }
-            out.add(new Dot(arm, Boolean.TRUE.equals(r.stall()), r.round() == null ? 0 : r.round(), l.p99(), r.name()));
         }
         return out;
     }

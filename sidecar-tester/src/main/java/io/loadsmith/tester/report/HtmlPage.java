@@ -3,20 +3,19 @@ package io.loadsmith.tester.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.loadsmith.tester.report.Results.AboveObjective;
-import io.loadsmith.tester.report.Results.AlignedScatter;
-import io.loadsmith.tester.report.Results.AlignedSeries;
-import io.loadsmith.tester.report.Results.Alignment;
-import io.loadsmith.tester.report.Results.Counts;
-import io.loadsmith.tester.report.Results.Experiment;
-import io.loadsmith.tester.report.Results.Latency;
-import io.loadsmith.tester.report.Results.Pair;
-import io.loadsmith.tester.report.Results.Run;
-import io.loadsmith.tester.report.Results.Slo;
-import io.loadsmith.tester.report.Results.StallRow;
-import io.loadsmith.tester.report.Results.StallSummary;
-import io.loadsmith.tester.report.Results.Step;
-import io.loadsmith.tester.report.Results.TimelinePoint;
+import io.loadsmith.tester.result.Alignment;
+import io.loadsmith.tester.result.Experiment;
+import io.loadsmith.tester.result.ResultsFile;
+import io.loadsmith.tester.result.ResultsFile.SloResult;
+import io.loadsmith.tester.result.ResultsWriter;
+import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.result.RunResult.AboveObjective;
+import io.loadsmith.tester.result.RunResult.Counts;
+import io.loadsmith.tester.result.RunResult.Latency;
+import io.loadsmith.tester.result.RunResult.StallRow;
+import io.loadsmith.tester.result.RunResult.StallSummary;
+import io.loadsmith.tester.result.RunResult.StepResult;
+import io.loadsmith.tester.result.RunResult.TimelinePoint;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -30,16 +29,16 @@ final class HtmlPage {
     /** Runs above this many get their per-run tables folded. */
     private static final int OPEN_DETAILS_UP_TO = 4;
 
-    private final Results results;
+    private final ResultsFile results;
     private final List<String> chartFiles;
     private final StringBuilder b = new StringBuilder(64 * 1024);
 
-    private HtmlPage(Results results, List<String> chartFiles) {
+    private HtmlPage(ResultsFile results, List<String> chartFiles) {
         this.results = results;
         this.chartFiles = chartFiles;
     }
 
-    static String render(Results results, List<String> chartFiles, String css, String chartLibraryJs, String pageJs) {
+    static String render(ResultsFile results, List<String> chartFiles, String css, String chartLibraryJs, String pageJs) {
         return new HtmlPage(results, chartFiles).page(css, chartLibraryJs, pageJs);
     }
 
@@ -61,7 +60,7 @@ final class HtmlPage {
         aboveObjective();
         steps();
         stalls();
-        b.append("<footer>Written by loadsmith from <code>").append(Html.esc(results.file().getFileName().toString()))
+        b.append("<footer>Written by loadsmith from <code>").append(ResultsWriter.FILE_NAME)
                 .append("</code>. Latencies in milliseconds. <em>service</em> = end \u2212 actual send; ")
                 .append("<em>corrected</em> = end \u2212 intended send.</footer>\n");
         b.append("<script type=\"application/json\" id=\"report-data\">").append(chartJson()).append("</script>\n");
@@ -71,9 +70,6 @@ final class HtmlPage {
     }
 
     private String title() {
-        if (results.title() != null) {
-            return results.title();
-        }
         Set<String> names = new LinkedHashSet<>();
         results.runs().forEach(r -> names.add(r.name()));
         String joined = String.join(", ", names);
@@ -85,24 +81,17 @@ final class HtmlPage {
     private void header(String title) {
         b.append("<header>\n<h1>").append(Html.esc(title)).append("</h1>\n<p class=\"meta\">");
         List<String> meta = new ArrayList<>();
-        String when = results.when();
-        if (when == null) {
-            when = results.runs().stream().map(Run::when).filter(w -> w != null).findFirst().orElse(null);
-        }
-        if (when != null) {
-            meta.add("<span>when <b>" + Html.esc(when) + "</b></span>");
-        }
         meta.add("<span><b>" + results.runs().size() + "</b> run" + (results.runs().size() == 1 ? "" : "s") + "</span>");
-        if (results.clockOffsetNs() != null || results.clockUncertaintyNs() != null) {
-            meta.add("<span class=\"clock\">clock offset <b>" + Html.ms(nsToMs(results.clockOffsetNs())) + " ms</b> \u00b1 "
-                    + Html.ms(nsToMs(results.clockUncertaintyNs())) + " ms</span>");
+        if (results.clock() != null) {
+            meta.add("<span class=\"clock\">clock offset <b>" + Html.ms(results.clock().offsetNs() / 1e6) + " ms</b> \u00b1 "
+                    + Html.ms(results.clock().uncertaintyNs() / 1e6) + " ms</span>");
         }
         b.append(String.join(" \u00b7 ", meta)).append("</p>\n</header>\n");
         nav();
         b.append("<div class=\"head\">\n");
 
         List<String[]> warnings = new ArrayList<>();
-        for (Run r : results.runs()) {
+        for (RunResult r : results.runs()) {
             r.warnings().forEach(w -> warnings.add(new String[] {r.name(), w}));
         }
         if (!warnings.isEmpty()) {
@@ -119,13 +108,15 @@ final class HtmlPage {
         }
         b.append("<div class=\"scroll\"><table class=\"settings\" id=\"settings\"><thead><tr><th>run</th><th>round</th>")
                 .append("<th>stall</th><th>seed</th><th>tester settings</th></tr></thead><tbody>\n");
-        for (Run r : results.runs()) {
+        for (RunResult r : results.runs()) {
             b.append("<tr><td class=\"run\">").append(swatch(r)).append(Html.esc(r.name())).append("</td><td>")
-                    .append(r.round() == null ? Html.NONE : r.round()).append("</td><td>").append(stallBadge(r.stall()))
-                    .append("</td><td>").append(r.seed() == null ? Html.NONE : r.seed()).append("</td><td class=\"kv\">");
-            for (Map.Entry<String, String> e : r.settings()) {
+                    .append(r.round()).append("</td><td>").append(stallBadge(r.stall()))
+                    .append("</td><td>").append(r.seed()).append("</td><td class=\"kv\">");
+            for (Iterator<Map.Entry<String, JsonNode>> it = ResultsWriter.toTree(r.tester()).fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                JsonNode v = e.getValue();
                 b.append("<span class=\"chip\"><i>").append(Html.esc(e.getKey())).append("</i> ")
-                        .append(Html.esc(e.getValue())).append("</span> ");
+                        .append(Html.esc(v.isValueNode() ? v.asText() : v.toString())).append("</span> ");
             }
             b.append("</td></tr>\n");
         }
@@ -136,14 +127,11 @@ final class HtmlPage {
         b.append("</div>\n");
     }
 
-    private String stallBadge(Boolean stall) {
-        if (stall == null) {
-            return Html.NONE;
-        }
+    private String stallBadge(boolean stall) {
         return stall ? "<span class=\"badge on\">on</span>" : "<span class=\"badge off\">off</span>";
     }
 
-    private String swatch(Run r) {
+    private String swatch(RunResult r) {
         return "<span class=\"sw c" + (results.runs().indexOf(r) % 10) + "\"></span>";
     }
 
@@ -159,7 +147,7 @@ final class HtmlPage {
         if (results.alignment() != null) {
             b.append("<a href=\"#aligned\">Stall-aligned sends</a>");
         }
-        if (results.runs().stream().anyMatch(r -> !r.spectrum().isEmpty())) {
+        if (results.runs().stream().anyMatch(r -> !ChartData.spectrum(r).isEmpty())) {
             b.append("<a href=\"#spectrum\">Percentile spectrum</a>");
         }
         if (results.runs().stream().anyMatch(r -> !r.timeline().isEmpty())) {
@@ -182,7 +170,7 @@ final class HtmlPage {
     private void summary() {
         Set<Double> thresholds = new LinkedHashSet<>();
         results.runs().forEach(r -> {
-            if (r.aboveObjective() != null && r.aboveObjective().thresholdMs() != null) {
+            if (r.aboveObjective() != null) {
                 thresholds.add(r.aboveObjective().thresholdMs());
             }
         });
@@ -195,31 +183,22 @@ final class HtmlPage {
                 .append("<th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>mean</th><th>")
                 .append(aboveHeader).append("</th><th>errors</th><th>dropped</th><th>skipped</th>")
                 .append("<th>achieved rate /s</th><th>tester cost ns/req</th><th>send lateness p99</th></tr></thead>\n");
-        for (Run r : results.runs()) {
-            int rows = Math.max(1, r.latency().size());
-            String span = rows > 1 ? " rowspan=\"" + rows + "\"" : "";
+        for (RunResult r : results.runs()) {
+            Map<String, Latency> kinds = ChartData.latency(r);
+            String span = " rowspan=\"" + kinds.size() + "\"";
             b.append("<tbody class=\"run-group\">");
             boolean first = true;
-            List<Map.Entry<String, Latency>> kinds = new ArrayList<>(r.latency().entrySet());
-            if (kinds.isEmpty()) {
-                kinds.add(Map.entry("\u2014", new Latency(null, null, null, null, null, null, null)));
-            }
-            for (Map.Entry<String, Latency> k : kinds) {
+            for (Map.Entry<String, Latency> k : kinds.entrySet()) {
                 Latency l = k.getValue();
                 b.append("<tr class=\"kind-").append(Html.esc(k.getKey())).append("\">");
                 if (first) {
                     b.append("<td class=\"run\"").append(span).append(">").append(swatch(r)).append(Html.esc(r.name()));
-                    if (r.model() != null) {
-                        b.append("<br><small>").append(Html.esc(r.model()));
-                        if (r.stall() != null) {
-                            b.append(r.stall() ? ", stall on" : ", stall off");
-                        }
-                        b.append("</small>");
-                    }
+                    b.append("<br><small>").append(Html.esc(r.tester().model()))
+                            .append(r.stall() ? ", stall on" : ", stall off").append("</small>");
                     b.append("</td>");
                 }
-                b.append("<td class=\"kind\">").append(Html.esc(kindLabel(k.getKey(), l)));
-                if (k.getKey().equals("corrected") && "closed".equals(r.model()) && sameAs(l, r.latency().get("service"))) {
+                b.append("<td class=\"kind\">").append(Html.esc(kindLabel(k.getKey(), r)));
+                if (k.getKey().equals("corrected") && "closed".equals(r.tester().model()) && sameAs(l, kinds.get("service"))) {
                     b.append("<br><small>= service: a closed loop has no schedule</small>");
                 }
                 b.append("</td>")
@@ -228,12 +207,12 @@ final class HtmlPage {
                         .append(td(Html.ms(l.mean()))).append(td(aboveCell(r.aboveObjective(), k.getKey(), thresholds.size() > 1)));
                 if (first) {
                     Counts c = r.counts();
-                    b.append(tdSpan(span, Html.count(c.errors()), c.errors() != null && c.errors() > 0 ? "bad" : null))
-                            .append(tdSpan(span, Html.count(c.dropped()), c.dropped() != null && c.dropped() > 0 ? "bad" : null))
-                            .append(tdSpan(span, Html.count(c.skipped()), c.skipped() != null && c.skipped() > 0 ? "warn" : null))
+                    b.append(tdSpan(span, Html.count(c.errors()), c.errors() > 0 ? "bad" : null))
+                            .append(tdSpan(span, Html.count(c.dropped()), c.dropped() > 0 ? "bad" : null))
+                            .append(tdSpan(span, Html.count(c.skipped()), c.skipped() > 0 ? "warn" : null))
                             .append(tdSpan(span, Html.number(r.achievedRate(), 1), null))
-                            .append(tdSpan(span, Html.number(r.cpuNsPerRequest(), 0), null))
-                            .append(tdSpan(span, r.sendLateness() == null ? Html.NONE : Html.ms(r.sendLateness().p99()) + " ms", null));
+                            .append(tdSpan(span, r.cost() == null ? Html.NONE : Html.number(r.cost().cpuNsPerRequest(), 0), null))
+                            .append(tdSpan(span, r.sendLatenessMs() == null ? Html.NONE : Html.ms(r.sendLatenessMs().p99()) + " ms", null));
                 }
                 b.append("</tr>\n");
                 first = false;
@@ -244,21 +223,20 @@ final class HtmlPage {
     }
 
     private static boolean sameAs(Latency a, Latency b) {
-        return b != null && java.util.Objects.equals(a.p50(), b.p50()) && java.util.Objects.equals(a.p99(), b.p99())
-                && java.util.Objects.equals(a.max(), b.max());
+        return a.p50() == b.p50() && a.p99() == b.p99() && a.max() == b.max();
     }
 
-    private static String kindLabel(String kind, Latency l) {
+    private static String kindLabel(String kind, RunResult r) {
         if (kind.equals("estimated")) {
-            return l.intervalMs() == null ? "estimated" : "estimated (interval " + Html.msShort(l.intervalMs()) + " ms)";
+            return r.estimate() == null ? "estimated" : "estimated (interval " + Html.msShort(r.estimate().intervalMs()) + " ms)";
         }
         return kind;
     }
 
-    private String p99Cell(Run r, String kind, Latency l) {
+    private String p99Cell(RunResult r, String kind, Latency l) {
         String v = Html.ms(l.p99());
-        Latency service = r.latency().get("service");
-        if (!kind.equals("service") && service != null && service.p99() != null && l.p99() != null && service.p99() > 0) {
+        Latency service = r.latencyMs().service();
+        if (!kind.equals("service") && service.p99() > 0) {
             double ratio = l.p99() / service.p99();
             if (ratio >= 1.5) {
                 return "<td class=\"gap\">" + v + " <span class=\"ratio\">\u00d7" + Html.number(ratio, ratio < 10 ? 1 : 0) + "</span></td>";
@@ -268,14 +246,11 @@ final class HtmlPage {
     }
 
     private static String aboveCell(AboveObjective a, String kind, boolean showThreshold) {
-        if (a == null) {
+        if (a == null || !(kind.equals("service") || kind.equals("corrected"))) {
             return Html.NONE;
         }
-        Long v = kind.equals("service") ? a.service() : kind.equals("corrected") ? a.corrected() : null;
-        if (v == null) {
-            return Html.NONE;
-        }
-        return Html.count(v) + (showThreshold && a.thresholdMs() != null ? " <small>(&gt;" + Html.msShort(a.thresholdMs()) + ")</small>" : "");
+        long v = kind.equals("service") ? a.service() : a.corrected();
+        return Html.count(v) + (showThreshold ? " <small>(&gt;" + Html.msShort(a.thresholdMs()) + ")</small>" : "");
     }
 
     private static String td(String html) {
@@ -289,22 +264,21 @@ final class HtmlPage {
     // ---------------------------------------------------------------- SLOs
 
     private boolean hasSlos() {
-        return !results.slos().isEmpty() || results.runs().stream().anyMatch(r -> !r.slos().isEmpty());
+        return !results.slos().isEmpty();
     }
 
     private void slos() {
         if (!hasSlos()) {
             return;
         }
-        List<Slo> all = new ArrayList<>(results.slos());
-        results.runs().forEach(r -> all.addAll(r.slos()));
-        long failed = all.stream().filter(s -> Boolean.FALSE.equals(s.pass())).count();
+        List<SloResult> all = results.slos();
+        long failed = all.stream().filter(s -> !s.pass()).count();
         b.append("<section id=\"slos\"><h2>SLO verdicts <span class=\"badge ").append(failed == 0 ? "pass\">all pass" : "fail\">" + failed + " failed")
                 .append("</span></h2>\n<div class=\"scroll\"><table class=\"slos\"><thead><tr><th>run</th><th>SLO</th><th>value</th><th>verdict</th></tr></thead><tbody>\n");
-        for (Slo s : all) {
-            b.append("<tr><td>").append(s.run() == null ? "all" : Html.esc(s.run())).append("</td><td><code>").append(Html.esc(s.expr()))
+        for (SloResult s : all) {
+            b.append("<tr><td>all</td><td><code>").append(Html.esc(s.expr()))
                     .append("</code></td><td class=\"n\">").append(sloValue(s))
-                    .append("</td><td>").append(s.pass() == null ? Html.NONE : s.pass() ? "<span class=\"badge pass\">pass</span>" : "<span class=\"badge fail\">FAIL</span>")
+                    .append("</td><td>").append(s.pass() ? "<span class=\"badge pass\">pass</span>" : "<span class=\"badge fail\">FAIL</span>")
                     .append("</td></tr>\n");
         }
         b.append("</tbody></table></div></section>\n");
@@ -314,7 +288,7 @@ final class HtmlPage {
      * value_percent for a share SLO ("errors < 0.1%"), value_ms for a latency SLO; files written before
      * value_percent existed put the share into value_ms, recognised by the expression's "%".
      */
-    static String sloValue(Slo s) {
+    static String sloValue(SloResult s) {
         if (s.valuePercent() != null) {
             return Html.msShort(s.valuePercent()) + "%";
         }
@@ -356,7 +330,7 @@ final class HtmlPage {
         }
         b.append("<div class=\"scroll\"><table class=\"num compact\"><thead><tr><th>run</th><th>stalls met</th><th>sends per bin before</th>")
                 .append("<th>sends per bin during</th></tr></thead><tbody>\n");
-        for (AlignedSeries s : a.series()) {
+        for (Alignment.Series s : a.series()) {
             double[] x = ChartData.binCentres(a, s);
             double before = 0, during = 0;
             int nb = 0, nd = 0;
@@ -370,7 +344,7 @@ final class HtmlPage {
                     nd++;
                 }
             }
-            b.append("<tr><td class=\"run\">").append(Html.esc(s.run())).append("</td><td>").append(Html.count(s.stallsMet()))
+            b.append("<tr><td class=\"run\">").append(Html.esc(s.run())).append("</td><td>").append(Html.count((long) s.stallsMet()))
                     .append("</td><td>").append(nb == 0 ? Html.NONE : Html.number(before / nb, 2)).append("</td><td>")
                     .append(nd == 0 ? Html.NONE : Html.number(during / nd, 2)).append("</td></tr>\n");
         }
@@ -385,9 +359,7 @@ final class HtmlPage {
             return;
         }
         b.append("<section id=\"experiment\"><h2>Experiment</h2>\n<p class=\"meta\">");
-        if (e.rounds() != null) {
-            b.append("<b>").append(e.rounds()).append("</b> rounds \u00b7 ");
-        }
+        b.append("<b>").append(e.rounds()).append("</b> rounds \u00b7 ");
         if (e.metric() != null) {
             b.append("metric <b>").append(Html.esc(e.metric())).append("</b> \u00b7 ");
         }
@@ -406,19 +378,19 @@ final class HtmlPage {
                 + "arms apart on that metric.", e.pairs());
         pairsTable("Stalls on against off", "Each arm with the stalls on against itself with them off: can this tester "
                 + "see the stalls at all?", e.stallVsNoStall());
-        generic("Sweep", e.sweep());
-        generic("Windows", e.windows());
+        generic("Sweep", ResultsWriter.toTree(e.sweep()));
+        generic("Windows", ResultsWriter.toTree(e.windows()));
         b.append("</section>\n");
     }
 
-    private void pairsTable(String title, String hint, List<Pair> pairs) {
-        if (pairs.isEmpty()) {
+    private void pairsTable(String title, String hint, List<Experiment.Comparison> pairs) {
+        if (pairs == null || pairs.isEmpty()) {
             return;
         }
         b.append("<h3>").append(Html.esc(title)).append("</h3><p class=\"hint\">").append(hint).append("</p>\n")
                 .append("<div class=\"scroll\"><table class=\"pairs\"><thead><tr><th>a</th><th>b</th><th>metric</th><th>stall</th>")
                 .append("<th>median difference</th><th>differences per round</th><th>verdict</th></tr></thead><tbody>\n");
-        for (Pair p : pairs) {
+        for (Experiment.Comparison p : pairs) {
             List<Double> d = new ArrayList<>(p.differencesMs());
             d.sort(null);
             Double median = d.isEmpty() ? null : d.size() % 2 == 1 ? d.get(d.size() / 2) : (d.get(d.size() / 2 - 1) + d.get(d.size() / 2)) / 2;
@@ -427,9 +399,9 @@ final class HtmlPage {
                 list.append(list.length() == 0 ? "" : ", ").append(Html.ms(v));
             }
             b.append("<tr><td>").append(Html.esc(p.a())).append("</td><td>").append(Html.esc(p.b())).append("</td><td>")
-                    .append(Html.esc(p.metric())).append("</td><td>").append(Html.esc(p.stall())).append("</td><td class=\"n\">")
+                    .append(Html.esc(p.metric())).append("</td><td>").append(p.stall() ? "on" : "off").append("</td><td class=\"n\">")
                     .append(Html.ms(median)).append("</td><td class=\"n small\">").append(list).append("</td><td>")
-                    .append(p.toldApart() == null ? Html.NONE : p.toldApart() ? "<span class=\"badge pass\">told apart</span>" : "<span class=\"badge off\">not told apart</span>")
+                    .append(p.toldApart() ? "<span class=\"badge pass\">told apart</span>" : "<span class=\"badge off\">not told apart</span>")
                     .append("</td></tr>\n");
         }
         b.append("</tbody></table></div>\n");
@@ -493,7 +465,7 @@ final class HtmlPage {
     }
 
     private void spectrum() {
-        if (results.runs().stream().allMatch(r -> r.spectrum().isEmpty())) {
+        if (results.runs().stream().allMatch(r -> ChartData.spectrum(r).isEmpty())) {
             return;
         }
         b.append("<section id=\"spectrum\"><h2>Percentile spectrum</h2>\n<p class=\"hint\">Latency at each percentile; the x axis ")
@@ -504,13 +476,13 @@ final class HtmlPage {
     }
 
     private void timeline() {
-        List<Run> withTimeline = results.runs().stream().filter(r -> !r.timeline().isEmpty()).toList();
+        List<RunResult> withTimeline = results.runs().stream().filter(r -> !r.timeline().isEmpty()).toList();
         if (withTimeline.isEmpty()) {
             return;
         }
         b.append("<section id=\"timeline\"><h2>Latency over time</h2>\n<p class=\"hint\">Per second of intended time: p50 and p99 of ")
                 .append("corrected (red) and service (blue) latency, one chart per run.</p>\n<div class=\"grid\">\n");
-        for (Run r : withTimeline) {
+        for (RunResult r : withTimeline) {
             b.append("<figure><figcaption>").append(swatch(r)).append(Html.esc(r.name())).append("</figcaption><div class=\"chart small\" id=\"chart-timeline-")
                     .append(results.runs().indexOf(r)).append("\"></div></figure>\n");
         }
@@ -522,21 +494,21 @@ final class HtmlPage {
     // ---------------------------------------------------------------- tables per run
 
     private void aboveObjective() {
-        List<Run> with = results.runs().stream().filter(r -> r.aboveObjective() != null).toList();
+        List<RunResult> with = results.runs().stream().filter(r -> r.aboveObjective() != null).toList();
         if (with.isEmpty()) {
             return;
         }
         b.append("<section id=\"above\"><h2>Requests above the objective</h2>\n<div class=\"scroll\"><table class=\"num above\"><thead><tr><th>run</th>")
                 .append("<th>objective</th><th>sent</th><th>service above</th><th>corrected above</th><th></th></tr></thead><tbody>\n");
         long most = 1;
-        for (Run r : with) {
-            most = Math.max(most, Math.max(orZero(r.aboveObjective().service()), orZero(r.aboveObjective().corrected())));
+        for (RunResult r : with) {
+            most = Math.max(most, Math.max(r.aboveObjective().service(), r.aboveObjective().corrected()));
         }
-        for (Run r : with) {
+        for (RunResult r : with) {
             AboveObjective a = r.aboveObjective();
-            Long completed = r.counts().sent(); // requests that ended: sent = completed + errors
+            long completed = r.counts().sent(); // requests that ended: sent = completed + errors
             b.append("<tr><td class=\"run\">").append(swatch(r)).append(Html.esc(r.name())).append("</td><td>")
-                    .append(a.thresholdMs() == null ? Html.NONE : Html.msShort(a.thresholdMs()) + " ms").append("</td><td>")
+                    .append(Html.msShort(a.thresholdMs())).append(" ms</td><td>")
                     .append(Html.count(completed)).append("</td><td>").append(withShare(a.service(), completed))
                     .append("</td><td>").append(withShare(a.corrected(), completed)).append("</td><td class=\"bars\">")
                     .append(bar("service", a.service(), most)).append(bar("corrected", a.corrected(), most)).append("</td></tr>\n");
@@ -544,51 +516,38 @@ final class HtmlPage {
         b.append("</tbody></table></div></section>\n");
     }
 
-    private static long orZero(Long v) {
-        return v == null ? 0 : v;
+    private static String withShare(long n, long of) {
+        return Html.count(n) + (of > 0 ? " <small>(" + Html.percent((double) n / of) + ")</small>" : "");
     }
 
-    private static String withShare(Long n, Long of) {
-        if (n == null) {
-            return Html.NONE;
-        }
-        return Html.count(n) + (of != null && of > 0 ? " <small>(" + Html.percent((double) n / of) + ")</small>" : "");
-    }
-
-    private static String bar(String kind, Long v, long most) {
-        if (v == null) {
-            return "";
-        }
+    private static String bar(String kind, long v, long most) {
         double width = 100.0 * v / most;
         return "<div class=\"bar " + kind + "\" style=\"width:" + String.format(java.util.Locale.ROOT, "%.1f", width) + "%\" title=\""
                 + kind + " " + v + "\"></div>";
     }
 
-    private void details(Run r, String summary) {
+    private void details(RunResult r, String summary) {
         b.append("<details").append(results.runs().size() <= OPEN_DETAILS_UP_TO ? " open" : "").append("><summary>")
                 .append(swatch(r)).append(Html.esc(r.name())).append(summary == null ? "" : " <small>" + summary + "</small>").append("</summary>\n");
     }
 
     private void steps() {
-        List<Run> with = results.runs().stream().filter(r -> !r.steps().isEmpty()).toList();
+        List<RunResult> with = results.runs().stream().filter(r -> !r.steps().isEmpty()).toList();
         if (with.isEmpty()) {
             return;
         }
         b.append("<section id=\"steps\"><h2>Per step</h2>\n");
-        for (Run r : with) {
+        for (RunResult r : with) {
             details(r, plural(r.steps().size(), "step"));
             b.append("<div class=\"scroll\"><table class=\"num steps\"><thead><tr><th>step</th><th>sent</th><th>completed</th><th>errors</th>")
                     .append("<th>latency</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>mean</th></tr></thead><tbody>\n");
-            for (Step s : r.steps()) {
+            for (StepResult s : r.steps()) {
                 Map<String, Latency> kinds = new LinkedHashMap<>();
-                if (s.service() != null) {
-                    kinds.put("service", s.service());
-                }
-                if (s.corrected() != null) {
-                    kinds.put("corrected", s.corrected());
-                }
-                if (kinds.isEmpty()) {
-                    kinds.put("\u2014", new Latency(null, null, null, null, null, null, null));
+                if (s.latencyMs() != null) {
+                    kinds.put("service", s.latencyMs().service());
+                    kinds.put("corrected", s.latencyMs().corrected());
+                } else {
+                    kinds.put("\u2014", null);
                 }
                 String span = kinds.size() > 1 ? " rowspan=\"" + kinds.size() + "\"" : "";
                 boolean first = true;
@@ -596,14 +555,18 @@ final class HtmlPage {
                     Latency l = k.getValue();
                     b.append("<tr>");
                     if (first) {
-                        b.append("<td class=\"run\"").append(span).append(">").append(Html.esc(s.name())).append("</td>")
-                                .append(tdSpan(span, Html.count(s.counts().sent()), null))
-                                .append(tdSpan(span, Html.count(s.counts().completed()), null))
-                                .append(tdSpan(span, Html.count(s.counts().errors()), null));
+                        b.append("<td class=\"run\"").append(span).append(">")
+                                .append(Html.esc(s.name() == null ? "step " + s.step() : s.name())).append("</td>")
+                                .append(tdSpan(span, s.counts() == null ? Html.NONE : Html.count(s.counts().sent()), null))
+                                .append(tdSpan(span, s.counts() == null ? Html.NONE : Html.count(s.counts().completed()), null))
+                                .append(tdSpan(span, s.counts() == null ? Html.NONE : Html.count(s.counts().errors()), null));
                     }
-                    b.append("<td class=\"kind\">").append(Html.esc(k.getKey())).append("</td>").append(td(Html.ms(l.p50())))
-                            .append(td(Html.ms(l.p90()))).append(td(Html.ms(l.p99()))).append(td(Html.ms(l.p999())))
-                            .append(td(Html.ms(l.max()))).append(td(Html.ms(l.mean()))).append("</tr>\n");
+                    b.append("<td class=\"kind\">").append(Html.esc(k.getKey())).append("</td>");
+                    for (Double v : l == null ? java.util.Collections.<Double>nCopies(6, null)
+                            : List.of(l.p50(), l.p90(), l.p99(), l.p999(), l.max(), l.mean())) {
+                        b.append(td(Html.ms(v)));
+                    }
+                    b.append("</tr>\n");
                     first = false;
                 }
             }
@@ -613,7 +576,7 @@ final class HtmlPage {
     }
 
     private void stalls() {
-        List<Run> with = results.runs().stream().filter(r -> !r.stalls().isEmpty() || r.stallSummary() != null).toList();
+        List<RunResult> with = results.runs().stream().filter(r -> !r.stalls().isEmpty() || r.stallSummary() != null).toList();
         if (with.isEmpty()) {
             return;
         }
@@ -622,45 +585,37 @@ final class HtmlPage {
                 .append("<em>overlapping</em> counts requests whose lifetime overlaps the window.</p>\n")
                 .append("<div class=\"scroll\"><table class=\"num stall-summary\"><thead><tr><th>run</th><th>stalls met</th><th>sent during stalls</th>")
                 .append("<th>overlapping share</th><th>p99 can see the stalls</th></tr></thead><tbody>\n");
-        for (Run r : with) {
+        for (RunResult r : with) {
             StallSummary s = r.stallSummary();
             b.append("<tr><td class=\"run\">").append(swatch(r)).append(Html.esc(r.name())).append("</td>");
             if (s == null) {
                 b.append("<td>").append(r.stalls().size()).append("</td><td>").append(Html.NONE).append("</td><td>").append(Html.NONE)
                         .append("</td><td>").append(Html.NONE).append("</td>");
             } else {
-                b.append(td(Html.count(s.stallsMet()))).append(td(Html.count(s.sentDuringTotal())))
-                        .append(td(s.overlappingShare() == null ? Html.NONE : Html.percent(s.overlappingShare())))
-                        .append(td(s.p99CanSeeStalls() == null ? Html.NONE : s.p99CanSeeStalls() ? "<span class=\"badge pass\">yes</span>" : "<span class=\"badge fail\">no</span>"));
+                b.append(td(Html.count((long) s.stallsMet()))).append(td(Html.count(s.sentDuringTotal())))
+                        .append(td(Html.percent(s.overlappingShare())))
+                        .append(td(s.p99CanSeeStalls() ? "<span class=\"badge pass\">yes</span>" : "<span class=\"badge fail\">no</span>"));
             }
             b.append("</tr>\n");
         }
         b.append("</tbody></table></div>\n");
-        for (Run r : with) {
+        for (RunResult r : with) {
             if (r.stalls().isEmpty()) {
                 continue;
             }
-            long firstStart = r.stalls().stream().map(StallRow::startNs).filter(v -> v != null).mapToLong(Long::longValue).min().orElse(0);
+            long firstStart = r.stalls().stream().mapToLong(StallRow::startNs).min().orElse(0);
             details(r, plural(r.stalls().size(), "stall"));
             b.append("<div class=\"scroll\"><table class=\"num stall-table\"><thead><tr><th>#</th><th>start (ms after first)</th><th>length ms</th>")
                     .append("<th>held</th><th>sent during</th><th>intended during</th><th>in flight at start</th><th>overlapping</th>");
-            boolean showMet = r.stalls().stream().anyMatch(s -> s.met() != null);
-            if (showMet) {
-                b.append("<th>met</th>");
-            }
-            b.append("</tr></thead><tbody>\n");
+            b.append("<th>met</th></tr></thead><tbody>\n");
             for (StallRow s : r.stalls()) {
-                Double start = s.startNs() == null ? null : (s.startNs() - firstStart) / 1e6;
-                Double length = s.startNs() == null || s.endNs() == null ? null : (s.endNs() - s.startNs()) / 1e6;
-                b.append(Boolean.FALSE.equals(s.met()) ? "<tr class=\"not-met\"><td>" : "<tr><td>")
-                        .append(s.index() == null ? Html.NONE : s.index()).append("</td>").append(td(Html.ms(start)))
+                double start = (s.startNs() - firstStart) / 1e6;
+                double length = (s.endNs() - s.startNs()) / 1e6;
+                b.append(s.met() ? "<tr><td>" : "<tr class=\"not-met\"><td>")
+                        .append(s.index()).append("</td>").append(td(Html.ms(start)))
                         .append(td(Html.ms(length))).append(td(Html.count(s.held()))).append(td(Html.count(s.sentDuring())))
                         .append(td(Html.count(s.intendedDuring()))).append(td(Html.count(s.inFlightAtStart())))
-                        .append(td(Html.count(s.overlapping())));
-                if (showMet) {
-                    b.append(td(Html.yesNo(s.met())));
-                }
-                b.append("</tr>\n");
+                        .append(td(Html.count(s.overlapping()))).append(td(Html.yesNo(s.met()))).append("</tr>\n");
             }
             b.append("</tbody></table></div></details>\n");
         }
@@ -671,29 +626,27 @@ final class HtmlPage {
         return n + " " + noun + (n == 1 ? "" : "s");
     }
 
-    private static Double nsToMs(Double ns) {
-        return ns == null ? null : ns / 1e6;
-    }
-
     // ---------------------------------------------------------------- data for the page's script
 
     private String chartJson() {
         Map<String, Object> data = new LinkedHashMap<>();
         List<Map<String, Object>> runs = new ArrayList<>();
         for (int i = 0; i < results.runs().size(); i++) {
-            Run r = results.runs().get(i);
+            RunResult r = results.runs().get(i);
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", r.name());
             m.put("index", i);
             if (!r.timeline().isEmpty()) {
                 List<Object[]> t = new ArrayList<>();
                 for (TimelinePoint p : r.timeline()) {
-                    t.add(new Object[] {p.tSeconds(), p.serviceP50(), p.serviceP99(), p.correctedP50(), p.correctedP99(), p.count(), p.errors()});
+                    t.add(new Object[] {p.tS(), p.service() == null ? null : p.service().p50(),
+                        p.service() == null ? null : p.service().p99(), p.corrected() == null ? null : p.corrected().p50(),
+                        p.corrected() == null ? null : p.corrected().p99(), p.count(), p.errors()});
                 }
                 m.put("timeline", t);
             }
             Map<String, Object> spectrum = new LinkedHashMap<>();
-            r.spectrum().forEach((kind, points) -> spectrum.put(kind, ChartData.nines(points)));
+            ChartData.spectrum(r).forEach((kind, points) -> spectrum.put(kind, ChartData.nines(points)));
             if (!spectrum.isEmpty()) {
                 m.put("spectrum", spectrum);
             }
@@ -708,17 +661,17 @@ final class HtmlPage {
             m.put("fromMs", a.fromMs());
             m.put("toMs", a.toMs());
             List<Map<String, Object>> series = new ArrayList<>();
-            for (AlignedSeries s : a.series()) {
+            for (Alignment.Series s : a.series()) {
                 double[] x = ChartData.binCentres(a, s);
                 List<double[]> points = new ArrayList<>();
                 for (int i = 0; i < x.length; i++) {
                     points.add(new double[] {x[i], s.sendsPerBin().get(i)});
                 }
-                series.add(Map.of("run", String.valueOf(s.run()), "stallsMet", s.stallsMet() == null ? -1 : s.stallsMet(), "points", points));
+                series.add(Map.of("run", String.valueOf(s.run()), "stallsMet", s.stallsMet(), "points", points));
             }
             m.put("series", series);
             List<Map<String, Object>> scatter = new ArrayList<>();
-            for (AlignedScatter s : a.scatter()) {
+            for (Alignment.Scatter s : a.scatter()) {
                 scatter.add(Map.of("run", String.valueOf(s.run()), "points", s.points()));
             }
             m.put("scatter", scatter);
@@ -730,7 +683,7 @@ final class HtmlPage {
             m.put("arms", e.arms());
             for (String kind : List.of("corrected", "service")) {
                 List<Map<String, Object>> dots = new ArrayList<>();
-                for (ChartData.Dot d : ChartData.dots(e, results.runs(), kind)) {
+                for (ChartData.Dot d : ChartData.dots(e.arms(), results.runs(), kind)) {
                     dots.add(Map.of("x", d.x(), "y", d.valueMs(), "stall", d.stall(), "round", d.round(), "run", d.run()));
                 }
                 m.put(kind, dots);

@@ -1,12 +1,14 @@
 package io.loadsmith.tester.report;
 
+import io.loadsmith.tester.result.AtomicFiles;
+import io.loadsmith.tester.result.ResultsException;
+import io.loadsmith.tester.result.ResultsFile;
+import io.loadsmith.tester.result.ResultsReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Properties;
 
@@ -29,7 +31,7 @@ public final class ReportWriter {
     /** The page's file name inside the run directory. */
     public static final String REPORT_FILE = "report.html";
     /** The results file read from the run directory. */
-    public static final String RESULTS_FILE = "results.json";
+    public static final String RESULTS_FILE = io.loadsmith.tester.result.ResultsWriter.FILE_NAME;
 
     private static final String ECHARTS_POM = "META-INF/maven/org.webjars.npm/echarts/pom.properties";
 
@@ -56,8 +58,12 @@ public final class ReportWriter {
      * @throws UncheckedIOException when the directory cannot be written
      */
     public static Path write(Path runDir) {
-        Path resultsFile = runDir.resolve(RESULTS_FILE);
-        Results results = ResultsReader.read(resultsFile);
+        ResultsFile results;
+        try {
+            results = ResultsReader.read(runDir.resolve(RESULTS_FILE));
+        } catch (ResultsException e) {
+            throw new ReportException(e.getMessage(), e);
+        }
         List<String> chartFiles;
         try {
             chartFiles = StaticCharts.write(results, runDir);
@@ -69,9 +75,7 @@ public final class ReportWriter {
         String html = HtmlPage.render(results, chartFiles, resource("report.css"), chartLibrary(), resource("report.js"));
         Path report = runDir.resolve(REPORT_FILE);
         try {
-            Path tmp = Files.createTempFile(runDir, ".report", ".html.tmp");
-            Files.writeString(tmp, html, StandardCharsets.UTF_8);
-            Files.move(tmp, report, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFiles.writeString(report, html);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + report, e);
         }

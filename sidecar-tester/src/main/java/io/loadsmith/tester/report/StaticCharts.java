@@ -1,11 +1,9 @@
 package io.loadsmith.tester.report;
 
-import io.loadsmith.tester.report.Results.AlignedScatter;
-import io.loadsmith.tester.report.Results.AlignedSeries;
-import io.loadsmith.tester.report.Results.Alignment;
-import io.loadsmith.tester.report.Results.Experiment;
-import io.loadsmith.tester.report.Results.Run;
-import io.loadsmith.tester.report.Results.TimelinePoint;
+import io.loadsmith.tester.result.Alignment;
+import io.loadsmith.tester.result.AtomicFiles;
+import io.loadsmith.tester.result.ResultsFile;
+import io.loadsmith.tester.result.RunResult;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -14,8 +12,6 @@ import java.awt.geom.Ellipse2D;
 import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.FieldPosition;
 import java.text.NumberFormat;
@@ -86,12 +82,12 @@ final class StaticCharts {
     }
 
     /** Writes the charts that have data into dir; returns the file names written. */
-    static List<String> write(Results results, Path dir) {
+    static List<String> write(ResultsFile results, Path dir) {
         List<String> written = new ArrayList<>();
         if (results.alignment() != null) {
             save(aligned(results), dir, "aligned", WIDTH, hasScatter(results.alignment()) ? 760 : 440, written);
         }
-        if (results.runs().stream().anyMatch(r -> !r.spectrum().isEmpty())) {
+        if (results.runs().stream().anyMatch(r -> !ChartData.spectrum(r).isEmpty())) {
             save(spectrum(results), dir, "spectrum", WIDTH, 520, written);
         }
         if (results.runs().stream().anyMatch(r -> !r.timeline().isEmpty())) {
@@ -109,12 +105,12 @@ final class StaticCharts {
 
     private static void save(JFreeChart chart, Path dir, String base, int width, int height, List<String> written) {
         try {
-            ChartUtils.saveChartAsPNG(dir.resolve(base + ".png").toFile(), chart, width, height);
+            AtomicFiles.write(dir.resolve(base + ".png"), out -> ChartUtils.writeChartAsPNG(out, chart, width, height));
             written.add(base + ".png");
             SVGGraphics2D g = new SVGGraphics2D(width, height);
             g.setGeomDoubleConverter(StaticCharts::oneDecimal);
             chart.draw(g, new Rectangle(0, 0, width, height));
-            Files.writeString(dir.resolve(base + ".svg"), g.getSVGDocument(), StandardCharsets.UTF_8);
+            AtomicFiles.writeString(dir.resolve(base + ".svg"), g.getSVGDocument());
             written.add(base + ".svg");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + dir.resolve(base) + ".png/.svg", e);
@@ -126,7 +122,7 @@ final class StaticCharts {
         return java.math.BigDecimal.valueOf(Math.round(v * 10), 1).stripTrailingZeros().toPlainString();
     }
 
-    private static Color colorOf(Results results, String run, int fallback) {
+    private static Color colorOf(ResultsFile results, String run, int fallback) {
         int i = -1;
         for (int k = 0; k < results.runs().size(); k++) {
             if (results.runs().get(k).name().equals(run)) {
@@ -172,7 +168,7 @@ final class StaticCharts {
         return m;
     }
 
-    static JFreeChart aligned(Results results) {
+    static JFreeChart aligned(ResultsFile results) {
         Alignment a = results.alignment();
         NumberAxis x = new NumberAxis("time from stall start (ms)");
         x.setRange(a.fromMs(), a.toMs());
@@ -180,8 +176,8 @@ final class StaticCharts {
         XYStepRenderer step = new XYStepRenderer();
         step.setStepPoint(0.5);
         int i = 0;
-        for (AlignedSeries s : a.series()) {
-            XYSeries xy = new XYSeries(s.run() + (s.stallsMet() == null ? "" : " (" + s.stallsMet() + " stalls)"), false, true);
+        for (Alignment.Series s : a.series()) {
+            XYSeries xy = new XYSeries(s.run() + " (" + s.stallsMet() + " stalls)", false, true);
             double[] cx = ChartData.binCentres(a, s);
             for (int k = 0; k < cx.length; k++) {
                 xy.add(cx[k], s.sendsPerBin().get(k));
@@ -201,13 +197,13 @@ final class StaticCharts {
             XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(false, true);
             int j = 0;
             int stride = 1;
-            for (AlignedScatter s : a.scatter()) {
+            for (Alignment.Scatter s : a.scatter()) {
                 stride = Math.max(stride, (s.points().size() + MAX_SCATTER_POINTS - 1) / MAX_SCATTER_POINTS);
             }
-            for (AlignedScatter s : a.scatter()) {
+            for (Alignment.Scatter s : a.scatter()) {
                 XYSeries xy = new XYSeries(s.run() + " requests", false, true);
                 for (int k = 0; k < s.points().size(); k += stride) {
-                    xy.add(s.points().get(k)[0], s.points().get(k)[1]);
+                    xy.add(s.points().get(k).x(), s.points().get(k).y());
                 }
                 dots.addSeries(xy);
                 Color c = colorOf(results, s.run(), j);
@@ -226,15 +222,15 @@ final class StaticCharts {
         return style(c);
     }
 
-    static JFreeChart spectrum(Results results) {
+    static JFreeChart spectrum(ResultsFile results) {
         XYSeriesCollection data = new XYSeriesCollection();
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
         int i = 0;
         double maxX = 10;
         for (int k = 0; k < results.runs().size(); k++) {
-            Run run = results.runs().get(k);
+            RunResult run = results.runs().get(k);
             for (String kind : List.of("corrected", "service")) {
-                List<double[]> points = run.spectrum().get(kind);
+                List<RunResult.Point> points = ChartData.spectrum(run).get(kind);
                 if (points == null) {
                     continue;
                 }
@@ -259,22 +255,22 @@ final class StaticCharts {
         return chart("Percentile spectrum (solid: corrected, dashed: service)", plot(data, x, "latency (ms)", r));
     }
 
-    static JFreeChart timeline(Results results) {
+    static JFreeChart timeline(ResultsFile results) {
         XYSeriesCollection data = new XYSeriesCollection();
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
         // with many runs, two lines each would be unreadable: then corrected p99 only
         boolean both = results.runs().stream().filter(run -> !run.timeline().isEmpty()).count() <= 6;
         int i = 0;
         for (int k = 0; k < results.runs().size(); k++) {
-            Run run = results.runs().get(k);
+            RunResult run = results.runs().get(k);
             if (run.timeline().isEmpty()) {
                 continue;
             }
             XYSeries corrected = new XYSeries(run.name() + " corrected p99", false, true);
             XYSeries service = new XYSeries(run.name() + " service p99", false, true);
-            for (TimelinePoint p : run.timeline()) {
-                corrected.add(p.tSeconds(), p.correctedP99());
-                service.add(p.tSeconds(), p.serviceP99());
+            for (RunResult.TimelinePoint p : run.timeline()) {
+                corrected.add(p.tS(), p.corrected() == null ? null : p.corrected().p99());
+                service.add(p.tS(), p.service() == null ? null : p.service().p99());
             }
             for (XYSeries s : both ? List.of(corrected, service) : List.of(corrected)) {
                 data.addSeries(s);
@@ -291,10 +287,10 @@ final class StaticCharts {
                 plot(data, x, "latency (ms)", r));
     }
 
-    static JFreeChart experiment(Results results) {
-        Experiment e = results.experiment();
-        SymbolAxis x = new SymbolAxis("arm", e.arms().toArray(new String[0]));
-        x.setRange(-0.5, e.arms().size() - 0.5);
+    static JFreeChart experiment(ResultsFile results) {
+        List<String> arms = results.experiment().arms();
+        SymbolAxis x = new SymbolAxis("arm", arms.toArray(new String[0]));
+        x.setRange(-0.5, arms.size() - 0.5);
         x.setGridBandsVisible(false);
         x.setTickLabelFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
         CombinedDomainXYPlot combined = new CombinedDomainXYPlot(x);
@@ -302,7 +298,7 @@ final class StaticCharts {
         for (String kind : List.of("corrected", "service")) {
             XYSeries off = new XYSeries("stall off", false, true);
             XYSeries on = new XYSeries("stall on", false, true);
-            for (ChartData.Dot d : ChartData.dots(e, results.runs(), kind)) {
+            for (ChartData.Dot d : ChartData.dots(arms, results.runs(), kind)) {
                 (d.stall() ? on : off).add(d.x(), d.valueMs());
             }
             XYSeriesCollection data = new XYSeriesCollection();

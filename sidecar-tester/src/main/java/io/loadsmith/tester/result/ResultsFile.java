@@ -1,19 +1,25 @@
 package io.loadsmith.tester.result;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.List;
 
 /**
  * The whole of {@code results.json}: see docs/results-json.md for every field and its unit.
  *
- * @param schema always {@value #SCHEMA}
- * @param clock  offset of the agent's clock from the tester's and its uncertainty (0, 0 when one host)
- * @param runs   one entry per tester run
- * @param slos   the scenario's objectives and whether they passed
+ * @param schema     always {@value #SCHEMA}
+ * @param clock      offset of the agent's clock from the tester's and its uncertainty (0, 0 when one host)
+ * @param runs       one entry per tester run
+ * @param slos       the scenario's objectives and whether they passed
+ * @param alignment  the stall-aligned plot of the runs with stalls; null when none had stalls
+ * @param experiment what {@code loadsmith experiment} made of its runs; null for other commands
  */
-public record ResultsFile(String schema, ClockInfo clock, List<RunResult> runs, List<SloResult> slos) {
+public record ResultsFile(@JsonProperty(required = true) String schema, ClockInfo clock,
+                          @JsonProperty(required = true) List<RunResult> runs, List<SloResult> slos,
+                          Alignment alignment, Experiment experiment) {
 
+    /** The one schema this code writes and reads. */
     public static final String SCHEMA = "loadsmith/results/v1";
 
     public ResultsFile {
@@ -23,15 +29,23 @@ public record ResultsFile(String schema, ClockInfo clock, List<RunResult> runs, 
 
     /** A results file of these runs, on one host (clock offset 0 ± 0), no SLOs yet. */
     public static ResultsFile of(List<RunResult> runs) {
-        return new ResultsFile(SCHEMA, new ClockInfo(0, 0), runs, List.of());
+        return new ResultsFile(SCHEMA, new ClockInfo(0, 0), runs, List.of(), null, null);
     }
 
     public ResultsFile withClock(ClockInfo value) {
-        return new ResultsFile(schema, value, runs, slos);
+        return new ResultsFile(schema, value, runs, slos, alignment, experiment);
     }
 
     public ResultsFile withSlos(List<SloResult> value) {
-        return new ResultsFile(schema, clock, runs, value);
+        return new ResultsFile(schema, clock, runs, value, alignment, experiment);
+    }
+
+    public ResultsFile withAlignment(Alignment value) {
+        return new ResultsFile(schema, clock, runs, slos, value, experiment);
+    }
+
+    public ResultsFile withExperiment(Experiment value) {
+        return new ResultsFile(schema, clock, runs, slos, alignment, value);
     }
 
     /** Offset of the agent's clock (server − tester) and its uncertainty, in nanoseconds. */
@@ -44,7 +58,7 @@ public record ResultsFile(String schema, ClockInfo clock, List<RunResult> runs, 
      * ({@code above(10ms) < 1%}, {@code errors < 0.1%}) carries {@code value_percent} and a null
      * {@code value_ms}. Both keys are always written.
      */
-    public record SloResult(String expr,
+    public record SloResult(@JsonProperty(required = true) String expr,
                             @JsonInclude(JsonInclude.Include.ALWAYS) Double valueMs,
                             @JsonInclude(JsonInclude.Include.ALWAYS) Double valuePercent,
                             boolean pass) {

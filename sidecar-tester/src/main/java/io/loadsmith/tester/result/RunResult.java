@@ -1,15 +1,21 @@
 package io.loadsmith.tester.result;
 
+import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One tester run in {@code results.json} (an element of {@code runs[]}). Latencies in milliseconds, times
  * on the tester's clock in nanoseconds; docs/results-json.md describes every field. Fields that do not
- * apply are null and left out of the JSON (e.g. {@code latency_ms.estimated} for an open run).
+ * apply are null and left out of the JSON (e.g. {@code latency_ms.estimated} for an open run). The last
+ * seven fields are set by the stall alignment ({@link #withAlignment}) of a run written with others or with
+ * stalls: its folder and line, and, with stalls, its stall summary, clock offset and run id.
  */
 public record RunResult(
-        String name,
-        Tester tester,
+        @JsonProperty(required = true) String name,
+        @JsonProperty(required = true) Tester tester,
         int round,
         boolean stall,
         long seed,
@@ -17,8 +23,8 @@ public record RunResult(
         long endNs,
         double durationMs,
         boolean interrupted,
-        Counts counts,
-        LatencyViews latencyMs,
+        @JsonProperty(required = true) Counts counts,
+        @JsonProperty(required = true) LatencyViews latencyMs,
         Estimate estimate,
         AboveObjective aboveObjective,
         Lateness sendLatenessMs,
@@ -30,9 +36,16 @@ public record RunResult(
         Spectrum spectrum,
         List<StepResult> steps,
         List<String> warnings,
-        List<Object> stalls,
+        List<StallRow> stalls,
         String requestsLog,
-        String hlog) {
+        String hlog,
+        String dir,
+        String arm,
+        StallSummary stallSummary,
+        Long clockOffsetNs,
+        Long clockUncertaintyNs,
+        Long clockOffsetUsedNs,
+        String runId) {
 
     public RunResult {
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
@@ -41,25 +54,82 @@ public record RunResult(
         stalls = stalls == null ? List.of() : List.copyOf(stalls);
     }
 
-    /** This run with its stall alignment ({@code stalls[]}, filled by the alignment step). */
-    public RunResult withStalls(List<?> value) {
+    /** A run as the engine ends it: no stall alignment yet. */
+    public RunResult(String name, Tester tester, int round, boolean stall, long seed, long startNs, long endNs,
+                     double durationMs, boolean interrupted, Counts counts, LatencyViews latencyMs, Estimate estimate,
+                     AboveObjective aboveObjective, Lateness sendLatenessMs, Lateness dispatchLatenessMs, Waits waits,
+                     double achievedRate, Cost cost, List<TimelinePoint> timeline, Spectrum spectrum,
+                     List<StepResult> steps, List<String> warnings, List<StallRow> stalls, String requestsLog,
+                     String hlog) {
+        this(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts, latencyMs, estimate,
+                aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline, spectrum, steps,
+                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null);
+    }
+
+    /**
+     * This run as one of several in a results folder, with its stall alignment when it had stalls.
+     *
+     * @param folder    the run's folder relative to the results folder ("" when it is the results folder)
+     * @param line      the line it is drawn on in the alignment plot (runs on one line are merged)
+     * @param aligned   its stalls, summary, clock offset and run id; null for a run without stalls
+     */
+    public RunResult withAlignment(String folder, String line, Aligned aligned) {
+        String prefix = folder.isEmpty() ? "" : folder + "/";
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, warnings, List.copyOf(value), requestsLog, hlog);
+                timeline, spectrum, steps, warnings, aligned == null ? List.of() : aligned.stalls(),
+                requestsLog == null ? null : prefix + requestsLog, hlog == null ? null : prefix + hlog, folder, line,
+                aligned == null ? null : aligned.summary(),
+                aligned == null ? null : aligned.clockOffsetNs(), aligned == null ? null : aligned.clockUncertaintyNs(),
+                aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId());
     }
 
     /** This run with more warnings appended. */
     public RunResult withWarnings(List<String> more) {
-        List<String> all = new java.util.ArrayList<>(warnings);
+        List<String> all = new ArrayList<>(warnings);
         all.addAll(more);
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, all, stalls, requestsLog, hlog);
+                timeline, spectrum, steps, all, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
+                clockUncertaintyNs, clockOffsetUsedNs, runId);
+    }
+
+    /**
+     * What the stall alignment adds to a run with stalls.
+     *
+     * @param clockOffsetNs      the agent's clock minus the tester's, as measured
+     * @param clockUncertaintyNs half the best probe's round trip
+     * @param clockOffsetUsedNs  the offset the windows were moved by (0 when the measured one is within its uncertainty)
+     * @param runId              the agent's id of the armed run
+     */
+    public record Aligned(List<StallRow> stalls, StallSummary summary, long clockOffsetNs, long clockUncertaintyNs,
+                          long clockOffsetUsedNs, String runId) {
+    }
+
+    /**
+     * What one tester did around one stall (times on the tester's clock); every count is of requests of the
+     * counted run. {@code met}: whether the whole window lies inside the counted span.
+     */
+    public record StallRow(int index, long startNs, long endNs, long held, long sentDuring, long intendedDuring,
+                           long inFlightAtStart, long overlapping, boolean met) {
+    }
+
+    /**
+     * A run's stalls in a few numbers: stalls met, requests sent inside them, the share (0 to 1, rounded to
+     * 6 decimals) of sent requests whose lifetime overlapped one, whether that share exceeds 1 % (so a p99
+     * can show stalls), the share's numerator and denominator, and the planned stalls that did not happen.
+     */
+    public record StallSummary(int stallsMet, long sentDuringTotal, double overlappingShare, boolean p99CanSeeStalls,
+                               long sent, long overlapping, List<Integer> missing) {
+
+        public StallSummary {
+            missing = missing == null ? List.of() : List.copyOf(missing);
+        }
     }
 
     /** The load model and its settings; fields that do not apply to the model are null. */
-    public record Tester(String model, String arrivals, Double rate, Double startRate, List<StageInfo> stages,
-                         Integer connections, Double paceMs, String onLate, Integer maxConcurrency,
+    public record Tester(@JsonProperty(required = true) String model, String arrivals, Double rate, Double startRate,
+                         List<StageInfo> stages, Integer connections, Double paceMs, String onLate, Integer maxConcurrency,
                          double durationMs, double graceMs, Long warmupRequests, Double warmupMs) {
     }
 
@@ -81,7 +151,8 @@ public record RunResult(
     }
 
     /** Service (end − actual send), corrected (end − intended send) and, closed/paced only, the estimate. */
-    public record LatencyViews(Latency service, Latency corrected, Latency estimated) {
+    public record LatencyViews(@JsonProperty(required = true) Latency service,
+                               @JsonProperty(required = true) Latency corrected, Latency estimated) {
     }
 
     /** How {@code latency_ms.estimated} was made: HdrHistogram's expected-interval correction of service. */
@@ -113,7 +184,17 @@ public record RunResult(
     }
 
     /** HdrHistogram's percentile spectrum: [percentile, ms] points. */
-    public record Spectrum(List<double[]> service, List<double[]> corrected) {
+    public record Spectrum(List<Point> service, List<Point> corrected) {
+
+        public Spectrum {
+            service = service == null ? List.of() : List.copyOf(service);
+            corrected = corrected == null ? List.of() : List.copyOf(corrected);
+        }
+    }
+
+    /** A point of a plot, written as the pair {@code [x, y]}. */
+    @JsonFormat(shape = JsonFormat.Shape.ARRAY)
+    public record Point(double x, double y) {
     }
 
     /** One journey step (by step id). */

@@ -3,14 +3,16 @@ package io.loadsmith.tester.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.loadsmith.tester.result.ResultsFixtures;
+import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.result.RunResult.Point;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ChartDataTest {
     @Test
     void percentiles_in_percent_map_to_one_over_one_minus_p_and_drop_the_hundredth() {
-        List<double[]> nines = ChartData.nines(List.of(new double[] {0, 1}, new double[] {90, 2}, new double[] {99.9, 3}, new double[] {100, 4}));
+        List<double[]> nines = ChartData.nines(List.of(new Point(0, 1), new Point(90, 2), new Point(99.9, 3), new Point(100, 4)));
 
         assertThat(nines).hasSize(3);
         assertThat(nines.get(0)).containsExactly(1.0, 1.0, 0.0);
@@ -21,7 +23,7 @@ class ChartDataTest {
 
     @Test
     void percentiles_given_as_fractions_are_read_as_fractions() {
-        List<double[]> nines = ChartData.nines(List.of(new double[] {0.5, 1}, new double[] {0.99, 2}, new double[] {1.0, 3}));
+        List<double[]> nines = ChartData.nines(List.of(new Point(0.5, 1), new Point(0.99, 2), new Point(1.0, 3)));
 
         assertThat(nines).hasSize(2);
         assertThat(nines.get(0)[0]).isCloseTo(2.0, within(1e-9));
@@ -63,8 +65,8 @@ class ChartDataTest {
         assertThat(Html.msShort(0.54)).isEqualTo("0.54");
     }
 
-    private static Results.Run run(String name, String arm) {
-        return new Results.Run(name, arm, 1L, true, 1L, null, List.of(), new Results.Counts(null, null, null, null, null, null),
-                Map.of(), null, null, null, null, null, List.of(), List.of(), List.of(), Map.of(), List.of(), List.of(), null);
+    private static RunResult run(String name, String arm) {
+        RunResult run = ResultsFixtures.run(name);
+        return arm == null ? run : run.withAlignment("", arm, null);
     }
 }

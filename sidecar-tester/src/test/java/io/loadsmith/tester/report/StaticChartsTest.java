@@ -2,7 +2,9 @@ package io.loadsmith.tester.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
+import io.loadsmith.tester.result.Alignment;
+import io.loadsmith.tester.result.ResultsFile;
+import io.loadsmith.tester.result.RunResult;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,15 +14,15 @@ import org.jfree.chart.plot.XYPlot;
 import org.junit.jupiter.api.Test;
 
 class StaticChartsTest {
-    private static Results withScatter(int points) {
-        List<double[]> scatter = new ArrayList<>();
+    private static ResultsFile withScatter(int points) {
+        List<RunResult.Point> scatter = new ArrayList<>();
         for (int i = 0; i < points; i++) {
-            scatter.add(new double[] {-100 + i * 0.05, 1.0});
+            scatter.add(new RunResult.Point(-100 + i * 0.05, 1.0));
         }
-        Results.Alignment a = new Results.Alignment(100, 10, -200, 300,
-                List.of(new Results.AlignedSeries("open", 3L, Collections.nCopies(50, 5.0))),
-                List.of(new Results.AlignedScatter("open", scatter)));
-        return new Results(Path.of("results.json"), null, null, null, null, List.of(), List.of(), a, null);
+        Alignment a = new Alignment(100, 10, -200, 300,
+                List.of(new Alignment.Series("open", 3, Collections.nCopies(50, 5.0))),
+                List.of(new Alignment.Scatter("open", scatter)));
+        return ResultsFile.of(List.of()).withAlignment(a);
     }
 
     private static XYPlot scatterPanel(JFreeChart chart) {

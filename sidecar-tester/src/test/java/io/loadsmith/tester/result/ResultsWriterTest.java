@@ -1,6 +1,7 @@
 package io.loadsmith.tester.result;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.stall.plan.StallPlan;
@@ -14,7 +15,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +35,9 @@ class ResultsWriterTest {
                 target, null, dir.resolve("paced"));
         RunResult open = Simulation.run(TesterSpec.open(40).duration(5 * S).objective(20 * MS).seed(3).round(2).stall(true),
                 target, null, dir.resolve("open"));
-        ResultsFile results = ResultsFile.of(List.of(paced, open.withStalls(List.of(Map.of("index", 0)))))
+        RunResult.Aligned stalls = new RunResult.Aligned(List.of(new RunResult.StallRow(0, 2 * S, 2 * S + 500 * MS, 3, 0, 0,
+                1, 1, true)), new RunResult.StallSummary(1, 0, 0.05, true, 20, 1, List.of()), 0, 0, 0, "run-1");
+        ResultsFile results = ResultsFile.of(List.of(paced, open.withAlignment("", "open", stalls)))
                 .withClock(new ResultsFile.ClockInfo(12, 34))
                 .withSlos(List.of(new ResultsFile.SloResult("p99 < 500ms", 510.0, null, false),
                         new ResultsFile.SloResult("errors < 0.1%", null, 0.25, false)));
@@ -43,7 +45,7 @@ class ResultsWriterTest {
 
         ResultsWriter.write(file, results);
 
-        JsonNode json = ResultsWriter.mapper().readTree(file.toFile());
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
         assertThat(json.get("schema").asText()).isEqualTo("loadsmith/results/v1");
         assertThat(json.get("clock").get("offset_ns").asLong()).isEqualTo(12);
         assertThat(json.get("clock").get("uncertainty_ns").asLong()).isEqualTo(34);
@@ -84,7 +86,7 @@ class ResultsWriterTest {
         assertThat(second.get("stall").asBoolean()).isTrue();
         assertThat(second.get("stalls").get(0).get("index").asInt()).isZero();
 
-        ResultsFile back = ResultsWriter.read(file);
+        ResultsFile back = ResultsReader.read(file);
         assertThat(back.runs().get(0).counts()).isEqualTo(paced.counts());
         assertThat(back.runs().get(1).latencyMs()).isEqualTo(open.latencyMs());
         try (Stream<Path> files = Files.list(dir)) {

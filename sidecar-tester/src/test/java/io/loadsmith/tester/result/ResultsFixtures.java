@@ -1,0 +1,70 @@
+package io.loadsmith.tester.result;
+
+import java.util.List;
+
+/** Results built by hand for tests: a minimal run, and a file with every part (stalls, alignment, experiment). */
+public final class ResultsFixtures {
+
+    private ResultsFixtures() {
+    }
+
+    /** p50 ... max of one latency: every percentile at {@code ms}, max twice that. */
+    public static RunResult.Latency latency(double ms, long count) {
+        return new RunResult.Latency(ms, ms, ms, ms, 2 * ms, ms, count);
+    }
+
+    /** A finished open run of 10 requests, 1 ms each, with nothing optional but what the engine always writes. */
+    public static RunResult run(String name) {
+        return new RunResult(name, new RunResult.Tester("open", "poisson", 10.0, null, null, null, null, null, null,
+                1000.0, 100.0, null, null), 1, true, 7, 1_000, 1_001_000_000, 1000.0, false,
+                new RunResult.Counts(10, 10, 10, 0, 0, 0, 0),
+                new RunResult.LatencyViews(latency(1.0, 10), latency(1.5, 10), null), null,
+                new RunResult.AboveObjective(20.0, 0, 0), new RunResult.Lateness(0.0, 0.1, 0.2),
+                new RunResult.Lateness(0.0, 0.0, 0.0), new RunResult.Waits(0, 0.0, 0.0), 10.0,
+                new RunResult.Cost(1000.0, 0.01), List.of(), new RunResult.Spectrum(List.of(), List.of()), List.of(),
+                List.of(), List.of(), "requests.bin", "latency.hlog");
+    }
+
+    /** A results file with every part filled: two runs (one paced with steps and stalls), SLOs, alignment, experiment. */
+    public static ResultsFile rich() {
+        RunResult paced = new RunResult("paced r1 stall", new RunResult.Tester("paced", null, null, null, null, 2, 50.0,
+                "catch_up", null, 3000.0, 1000.0, 100L, null), 1, true, 3, 10_000_000, 3_010_000_000L, 3000.0, false,
+                new RunResult.Counts(121, 120, 119, 1, 1, 0, 1),
+                new RunResult.LatencyViews(latency(10.007, 120), latency(20.015, 120), latency(15.0, 137)),
+                new RunResult.Estimate(50.0, "pace", "an estimate"), new RunResult.AboveObjective(20.0, 2, 33),
+                new RunResult.Lateness(0.0, 445.183, 460.031), new RunResult.Lateness(0.0, 0.0, 0.0),
+                new RunResult.Waits(31, 7285.0, 460.0), 40.0, new RunResult.Cost(250000.0, 30.0),
+                List.of(new RunResult.TimelinePoint(0, 40, 0, new RunResult.Pair(10.007, 10.007),
+                        new RunResult.Pair(10.007, 10.007))),
+                new RunResult.Spectrum(List.of(new RunResult.Point(0.0, 10.007), new RunResult.Point(100.0, 510.207)),
+                        List.of(new RunResult.Point(0.0, 10.007), new RunResult.Point(100.0, 510.207))),
+                List.of(new RunResult.StepResult(0, "get", new RunResult.StepCounts(120, 119, 1, 1),
+                        new RunResult.LatencyViews(latency(10.007, 120), latency(20.015, 120), null))),
+                List.of("a warning"), List.of(), "requests.bin", "latency.hlog")
+                .withAlignment("runs/r1-paced-stall", "paced", new RunResult.Aligned(
+                        List.of(new RunResult.StallRow(0, 1_010_000_000, 1_110_000_000, 3, 0, 5, 2, 7, true),
+                                new RunResult.StallRow(1, 2_900_000_000L, 3_100_000_000L, 0, 0, 0, 1, 1, false)),
+                        new RunResult.StallSummary(1, 0, 0.058333, true, 120, 7, List.of(2)), 1500, 20000, 0, "run-1"));
+        RunResult open = run("open r1 no-stall").withAlignment("runs/r1-open-nostall", "open", null);
+        Alignment alignment = new Alignment(100.0, 5.0, -100.0, 200.0,
+                List.of(new Alignment.Series("paced", 1, List.of(1.0, 0.0, 0.5))),
+                List.of(new Alignment.Scatter("paced", List.of(new RunResult.Point(-10.0, 111.0)))));
+        Experiment.Round round = new Experiment.Round(1, 3, new Experiment.Summary(10.0, 20.0, 30.0, 12.5),
+                new Experiment.Summary(9.0, 19.0, 29.0, 11.5), null, new RunResult.AboveObjective(20.0, 2, 33), 120, 40.0,
+                1, 0L, 0.0, 0.058333);
+        Experiment experiment = new Experiment("shape", 1, List.of("paced", "open"), List.of(true, false), "p99", 3,
+                List.of(List.of("paced/stall", "open/no-stall")),
+                List.of(new Experiment.ArmRuns("paced", true, List.of(round))),
+                List.of(new Experiment.Comparison("paced", "open", "p99", true, List.of(1), List.of(8.5), false)),
+                List.of(new Experiment.Comparison("paced/stall", "paced/no-stall", "p99", true, List.of(1), List.of(1.0),
+                        false)),
+                new Experiment.Sweeps(new Experiment.Sweep(50.0, "p99", List.of(10.0, 40.0), List.of(1, 0),
+                        java.util.Arrays.asList(10.0, null), null, 1), null),
+                new Experiment.Windows("paced", 1.0, List.of(new Experiment.WindowRun(1, true, List.of(10.0, 20.0), 10.0,
+                        20.0, 2.0))));
+        return ResultsFile.of(List.of(paced, open)).withClock(new ResultsFile.ClockInfo(1500, 20000))
+                .withSlos(List.of(new ResultsFile.SloResult("p99 < 500ms", 20.015, null, true),
+                        new ResultsFile.SloResult("errors < 0.1%", null, 0.8, false)))
+                .withAlignment(alignment).withExperiment(experiment);
+    }
+}
