@@ -1,6 +1,6 @@
 package io.loadsmith.tester.cli;
 
-import io.loadsmith.tester.align.AdminClient;
+import io.loadsmith.tester.agentclient.AdminClient;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

@@ -1,7 +1,9 @@
 package io.loadsmith.tester.cli;
 
-import io.loadsmith.tester.align.AdminException;
+import io.loadsmith.tester.agentclient.AdminException;
+import io.loadsmith.tester.report.ReportException;
 import io.loadsmith.tester.scenario.ScenarioException;
+import io.loadsmith.tester.session.UnreachableException;
 import java.net.ConnectException;
 import java.net.http.HttpConnectTimeoutException;
 import picocli.CommandLine;
@@ -21,7 +23,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         int code = exitCodeOf(ex);
         String message = ex.getMessage() == null ? ex.toString() : ex.getMessage();
         if (code == ExitCodes.BAD_INPUT && !(ex instanceof ScenarioException || ex instanceof BadInputException
-                || ex instanceof AdminException)) {
+                || ex instanceof AdminException || ex instanceof ReportException)) {
             message = "error: " + ex;
         }
         cmd.getErr().println(cmd.getColorScheme().errorText("loadsmith: " + message));
@@ -33,7 +35,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
 
     static int exitCodeOf(Throwable ex) {
         for (Throwable t = ex; t != null; t = t.getCause()) {
-            if (t instanceof ScenarioException || t instanceof BadInputException) {
+            if (t instanceof ScenarioException || t instanceof BadInputException || t instanceof ReportException) {
                 return ExitCodes.BAD_INPUT;
             }
             if (t instanceof AdminException admin) {

@@ -1,5 +1,6 @@
 package io.loadsmith.tester.cli;
 
+import io.loadsmith.tester.session.CountingTransport;
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.tester.record.LiveStats;
 import java.io.PrintWriter;

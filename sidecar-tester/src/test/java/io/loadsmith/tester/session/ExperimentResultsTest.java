@@ -1,18 +1,18 @@
-package io.loadsmith.tester.experiment;
+package io.loadsmith.tester.session;
 
+import io.loadsmith.tester.experiment.ExperimentSpec;
+import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.stall.plan.StallPlan;
-import io.loadsmith.tester.align.AdminClient;
+import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.align.AlignedBins;
-import io.loadsmith.tester.align.AlignedResults;
-import io.loadsmith.tester.align.ClockOffset;
+import io.loadsmith.tester.agentclient.ClockOffset;
 import io.loadsmith.tester.align.MissingStalls;
 import io.loadsmith.tester.align.RunAlignment;
 import io.loadsmith.tester.align.StallAlignment;
 import io.loadsmith.tester.align.StallWindow;
-import io.loadsmith.tester.align.StalledRun;
 import io.loadsmith.tester.engine.LoadTest;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunListener;

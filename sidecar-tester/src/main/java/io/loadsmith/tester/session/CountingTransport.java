@@ -1,4 +1,4 @@
-package io.loadsmith.tester.cli;
+package io.loadsmith.tester.session;
 
 import io.loadsmith.tester.transport.Exchange;
 import io.loadsmith.tester.transport.Outcome;
@@ -11,11 +11,11 @@ import java.util.concurrent.atomic.LongAdder;
  * (corrected, which needs intended times the transport cannot see) comes from the engine's
  * {@link io.loadsmith.tester.record.LiveStats}.
  */
-final class CountingTransport implements Transport {
+public final class CountingTransport implements Transport {
 
     private final Transport delegate;
     final LongAdder started = new LongAdder();
-    final LongAdder sent = new LongAdder();
+    public final LongAdder sent = new LongAdder();
     final LongAdder ended = new LongAdder();
     final LongAdder errors = new LongAdder();
 
@@ -44,7 +44,7 @@ final class CountingTransport implements Transport {
         });
     }
 
-    long inFlight() {
+    public long inFlight() {
         return started.sum() - ended.sum();
     }
 

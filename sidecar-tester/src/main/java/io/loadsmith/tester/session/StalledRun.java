@@ -1,5 +1,16 @@
-package io.loadsmith.tester.align;
+package io.loadsmith.tester.session;
 
+import io.loadsmith.tester.agentclient.AdminClient;
+import io.loadsmith.tester.agentclient.AdminException;
+import io.loadsmith.tester.agentclient.AgentStalls;
+import io.loadsmith.tester.agentclient.ClockProbe;
+import io.loadsmith.tester.agentclient.ClockOffset;
+import io.loadsmith.tester.agentclient.ServerStall;
+import io.loadsmith.tester.align.StallWindow;
+import io.loadsmith.tester.align.MissingStalls;
+import io.loadsmith.tester.align.RunAlignment;
+import io.loadsmith.tester.align.StallAlignment;
+import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.engine.LoadTest;
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RequestSource;
@@ -93,7 +104,7 @@ public final class StalledRun {
         List<Integer> indices = new ArrayList<>();
         ClockOffset aligning = offset.forAlignment();
         for (ServerStall stall : recorded) {
-            windows.add(StallWindow.onTesterClock(stall, aligning));
+            windows.add(stall.onTesterClock(aligning));
             indices.add(stall.index());
         }
         long countEndNanos = arming.countStartNanos + tester.durationNanos();

@@ -1,5 +1,6 @@
-package io.loadsmith.tester.experiment;
+package io.loadsmith.tester.session;
 
+import io.loadsmith.tester.experiment.ServiceProcess;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;

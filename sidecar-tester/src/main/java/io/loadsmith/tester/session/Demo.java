@@ -1,12 +1,11 @@
-package io.loadsmith.tester.experiment;
+package io.loadsmith.tester.session;
 
+import io.loadsmith.tester.experiment.ServiceProcess;
+import io.loadsmith.tester.experiment.ScoreRequests;
 import io.loadsmith.stall.plan.StallKind;
-import io.loadsmith.tester.align.AgentStalls;
+import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
-import io.loadsmith.tester.align.AlignedResults;
-import io.loadsmith.tester.align.PerStallTable;
 import io.loadsmith.tester.align.StallSummary;
-import io.loadsmith.tester.align.StalledRun;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
@@ -99,6 +98,43 @@ public final class Demo {
                 System.getProperty("java.version"))
                 + (load > cores ? "\n  note: the load is above the core count: other work shares these cores, so the "
                 + "tester and the service compete with it (figures are noisier; the counts per stall are not)" : "");
+    }
+
+    /**
+     * The whole demo: builds the agent and the service first if their jars are missing, starts the service
+     * with the agent in a child JVM (its log in {@code out}), runs the three testers, prints the tables,
+     * writes results.json and the report into {@code out}, and stops the service.
+     */
+    public static void run(Options o, Path out, PrintWriter console) throws IOException, InterruptedException {
+        ServiceProcess.Jars jars = jars(console);
+        console.println("starting the scoring service with the loadsmith agent (first start builds its shop database)...");
+        console.flush();
+        try (ServiceProcess service = ServiceProcess.start(jars, o.serviceThreads(), List.of(),
+                out.resolve("service.log"), 180)) {
+            console.printf("service %s (pid %d), agent admin API %s; stalls of %d ms about every %d ms (seed %d)%n",
+                    service.url(), service.pid(), service.admin().base(), o.stallNanos() / 1_000_000,
+                    o.meanIntervalNanos() / 1_000_000, o.seed());
+            console.flush();
+            run(service, o, out, console);
+        }
+        RunReport.write(out, console);
+    }
+
+    /** The agent and service jars, built first if they are missing. */
+    private static ServiceProcess.Jars jars(PrintWriter console) throws IOException, InterruptedException {
+        Path root = ServiceProcess.root();
+        ServiceProcess.Jars found = ServiceProcess.Jars.of(root);
+        if (found.missing() != null) {
+            console.println("building the agent and the scoring service (first run only)...");
+            console.flush();
+            String wrapper = System.getProperty("os.name").toLowerCase().contains("win") ? "mvnw.cmd" : "./mvnw";
+            Process build = new ProcessBuilder(wrapper, "-B", "-q", "-DskipTests", "package", "-pl",
+                    "agent,examples/scoring-service", "-am").directory(root.toFile()).inheritIO().start();
+            if (build.waitFor() != 0 || found.missing() != null) {
+                throw new UnreachableException("cannot build what the demo needs: " + found.missing());
+            }
+        }
+        return found;
     }
 
     /**

@@ -1,18 +1,18 @@
-package io.loadsmith.tester.cli;
+package io.loadsmith.tester.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.loadsmith.stall.plan.SeededPlanSpec;
-import io.loadsmith.tester.align.AdminClient;
-import io.loadsmith.tester.align.AdminException;
-import io.loadsmith.tester.align.AgentStalls;
+import io.loadsmith.tester.agentclient.AdminClient;
+import io.loadsmith.tester.agentclient.AdminException;
+import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
-import io.loadsmith.tester.align.AlignedResults;
-import io.loadsmith.tester.align.PerStallTable;
-import io.loadsmith.tester.align.StalledRun;
 import io.loadsmith.tester.result.AtomicFiles;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.scenario.Scenario;
+import io.loadsmith.tester.scenario.ScenarioException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -24,7 +24,9 @@ import java.util.List;
  * start with the scenario's seed, fetches the run's stalls, disarms and aligns), the aligned results.json
  * ({@link AlignedResults}), and the per-stall counts on the console ({@link PerStallTable}).
  */
-final class ScenarioStalls {
+public final class ScenarioStalls {
+
+    private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private ScenarioStalls() {
     }
@@ -37,7 +39,7 @@ final class ScenarioStalls {
             try {
                 token = AdminClient.readToken(stalls.tokenFile());
             } catch (AdminException e) {
-                throw new BadInputException(scenario.file().getFileName() + ": stalls." + e.getMessage());
+                throw new ScenarioException(scenario.file().getFileName() + ": stalls." + e.getMessage());
             }
         }
         SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();
@@ -60,11 +62,11 @@ final class ScenarioStalls {
     /** Writes dir/agent-stalls.json: the run's stalls as the agent answered {@code GET /stalls}. */
     static void writeAgentStalls(Path dir, AgentStalls agent, StalledRun.Outcome outcome) throws IOException {
         JsonNode stalls = agent.admin().stallsJson(outcome.armed().runId(), 0);
-        AtomicFiles.write(dir.resolve("agent-stalls.json"), out -> AdminCommands.PRETTY.writeValue(out, stalls));
+        AtomicFiles.write(dir.resolve("agent-stalls.json"), out -> PRETTY.writeValue(out, stalls));
     }
 
     /** Prints the requests sent inside each stall window (the demo's table, one column). */
-    static void printPerStall(PrintWriter out, Path dir, Scenario scenario, StalledRun.Outcome outcome) {
+    public static void printPerStall(PrintWriter out, Path dir, Scenario scenario, StalledRun.Outcome outcome) {
         PerStallTable.print(out, List.of(entry(dir, scenario, outcome)));
     }
 

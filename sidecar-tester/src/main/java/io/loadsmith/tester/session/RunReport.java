@@ -1,0 +1,26 @@
+package io.loadsmith.tester.session;
+
+import io.loadsmith.tester.report.ReportWriter;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+
+/** The report-after-run step of {@code demo} and {@code experiment}. */
+final class RunReport {
+
+    private RunReport() {
+    }
+
+    /**
+     * After a run that already wrote results.json: writes the report and says where both are. A report that
+     * fails is said, not thrown, so the measured results stand.
+     */
+    static void write(Path dir, PrintWriter console) {
+        try {
+            ReportWriter.write(dir);
+            console.printf("%nwrote %s and %s%n", dir.resolve("results.json"), dir.resolve(ReportWriter.REPORT_FILE));
+        } catch (RuntimeException e) {
+            console.printf("%nwrote %s (the report failed: %s)%n", dir.resolve("results.json"), e.getMessage());
+        }
+        console.flush();
+    }
+}

@@ -1,0 +1,135 @@
+package io.loadsmith.tester.session;
+
+import io.loadsmith.tester.agentclient.AgentStalls;
+import io.loadsmith.tester.engine.RunControl;
+import io.loadsmith.tester.engine.SystemScheduler;
+import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.record.LiveStats;
+import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.report.ReportWriter;
+import io.loadsmith.tester.result.AtomicFiles;
+import io.loadsmith.tester.result.ResultsFile;
+import io.loadsmith.tester.result.ResultsWriter;
+import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scenario.Scenario;
+import io.loadsmith.tester.scenario.Slo;
+import io.loadsmith.tester.simulate.Simulation;
+import io.loadsmith.tester.transport.http.JettyTransport;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code loadsmith run}'s work: one scenario against its real or simulated target, with the agent's stalls
+ * when the scenario has a {@code stalls:} block ({@link StalledRun}); then its SLOs checked exactly from
+ * {@code requests.bin}, {@code results.json} (aligned when stalled), {@code agent-stalls.json}, the copy
+ * {@code scenario.yaml} and the report, all in the run's folder.
+ */
+public final class ScenarioRun {
+
+    private ScenarioRun() {
+    }
+
+    /** Starts the live view of a real run on its counts; the run closes it when it ends. */
+    @FunctionalInterface
+    public interface LiveView {
+        AutoCloseable start(CountingTransport counts, LiveStats live);
+    }
+
+    /**
+     * What the run produced.
+     *
+     * @param result   the run's result
+     * @param verdicts one per SLO of the scenario, in its order
+     * @param stalled  the real run's outcome (with its alignment when stalled); null for a simulated run
+     */
+    public record Outcome(RunResult result, List<Slo.Verdict> verdicts, StalledRun.Outcome stalled) {
+
+        /** True when the run met the agent's stalls and was aligned with them. */
+        public boolean aligned() {
+            return stalled != null && stalled.alignment() != null;
+        }
+
+        /** True when every SLO passed (or there is none). */
+        public boolean passed() {
+            return verdicts.stream().allMatch(Slo.Verdict::pass);
+        }
+    }
+
+    /**
+     * Runs {@code scenario} as {@code tester} into {@code dir}, stoppable through {@code control}.
+     *
+     * @param live started for a real run (null: no live view)
+     * @throws ConnectException when nothing listens at the target's host and port (no request was sent)
+     */
+    public static Outcome run(Scenario scenario, TesterSpec tester, RunControl control, Path dir, LiveView live)
+            throws Exception {
+        Thread prepare = new Thread(ReportWriter::prepare, "loadsmith-report-prepare");
+        prepare.setDaemon(true);
+        prepare.start();
+        RunResult result;
+        StalledRun.Outcome stalled = null;
+        if (scenario.target().simulated()) {
+            result = Simulation.run(tester, scenario.target().simulate(),
+                    scenario.source(Simulation.SIMULATED_URI), dir);
+        } else {
+            URI url = scenario.target().url();
+            checkReachable(url);
+            AgentStalls agent = scenario.stalls() == null ? null : ScenarioStalls.agent(scenario);
+            stalled = runReal(scenario, tester, url, agent, dir, control, live);
+            result = stalled.result();
+            if (agent != null) {
+                ScenarioStalls.writeAgentStalls(dir, agent, stalled);
+            }
+        }
+        List<Slo.Verdict> verdicts = new ArrayList<>();
+        if (!scenario.slos().isEmpty()) {
+            SloCheck measured = SloCheck.read(dir.resolve(RequestLog.FILE_NAME));
+            for (Slo slo : scenario.slos()) {
+                verdicts.add(slo.evaluate(measured));
+            }
+        }
+        List<ResultsFile.SloResult> sloResults = new ArrayList<>();
+        for (Slo.Verdict v : verdicts) {
+            // latency SLOs carry value_ms, share SLOs (above(...), errors) value_percent; the other is null
+            sloResults.add(new ResultsFile.SloResult(v.expr(), v.valueMillis(), v.valuePercent(), v.pass()));
+        }
+        Outcome outcome = new Outcome(result, verdicts, stalled);
+        if (outcome.aligned()) {
+            ScenarioStalls.writeResults(dir, scenario, stalled, sloResults);
+        } else {
+            ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), ResultsFile.of(List.of(result)).withSlos(sloResults));
+        }
+        AtomicFiles.copy(scenario.file(), dir.resolve("scenario.yaml"));
+        ReportWriter.write(dir);
+        return outcome;
+    }
+
+    private static StalledRun.Outcome runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent,
+                                              Path dir, RunControl control, LiveView live) throws Exception {
+        int connections = scenario.connections();
+        try (SystemScheduler scheduler = SystemScheduler.start();
+             JettyTransport http = JettyTransport.start(scheduler, JettyTransport.Options.connections(connections))) {
+            CountingTransport counted = new CountingTransport(http);
+            try (AutoCloseable view = live == null ? null : live.start(counted, control.live())) {
+                return StalledRun.run(tester, scheduler, counted, scenario.source(url), dir, agent,
+                        agent == null ? null : ScenarioStalls.bins(scenario), control);
+            }
+        }
+    }
+
+    /** Fails fast when nothing listens at the target's host and port. */
+    static void checkReachable(URI url) throws ConnectException {
+        int port = url.getPort() > 0 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(url.getHost(), port), 3_000);
+        } catch (IOException e) {
+            throw new ConnectException("the target " + url + " cannot be reached (" + e.getMessage() + ")");
+        }
+    }
+}
