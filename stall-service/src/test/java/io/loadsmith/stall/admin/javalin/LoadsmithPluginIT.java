@@ -3,6 +3,7 @@ package io.loadsmith.stall.admin.javalin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.Javalin;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,12 +16,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** A real Javalin 7 app on port 0 with the plugin, driven through its real admin API. */
 @Timeout(60)
@@ -88,9 +91,7 @@ class LoadsmithPluginIT {
     @Test
     void a_request_entering_during_a_stall_is_answered_only_after_its_end() throws Exception {
         String runId = arm("{\"stalls\": [{\"offset_ms\": 50, \"duration_ms\": 300}]}");
-        while (plugin.gate().openWindow() == null) {
-            Thread.sleep(1);
-        }
+        poll().until(plugin.gate()::openWindow, Objects::nonNull);
         HttpResponse<String> hello = app("/hello");
         long answeredNanos = System.nanoTime();
 
@@ -106,9 +107,7 @@ class LoadsmithPluginIT {
                 URI.create("http://127.0.0.1:" + app.port() + "/slow")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(slowEntered.await(10, TimeUnit.SECONDS)).isTrue(); // past the entry gate, in its handler
         String runId = arm("{\"stalls\": [{\"offset_ms\": 0, \"duration_ms\": 300}]}");
-        while (plugin.gate().openWindow() == null) {
-            Thread.sleep(1);
-        }
+        poll().until(plugin.gate()::openWindow, Objects::nonNull);
         slowMayEnd.countDown(); // the handler ends inside the stall
         HttpResponse<String> answer = slow.get(10, TimeUnit.SECONDS);
         long answeredNanos = System.nanoTime();
@@ -134,10 +133,13 @@ class LoadsmithPluginIT {
         return MAPPER.readTree(armed.body()).get("run_id").asText();
     }
 
+    /** Polls every millisecond, for at most 10 s. */
+    private static ConditionFactory poll() {
+        return await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1));
+    }
+
     private JsonNode onlyStall(String runId) throws Exception {
-        while (plugin.controller().armed()) {
-            Thread.sleep(5);
-        }
+        poll().until(() -> !plugin.controller().armed());
         JsonNode stalls = MAPPER.readTree(admin("GET", "/stalls?run_id=" + runId, null).body()).get("stalls");
         assertThat(stalls).hasSize(1);
         assertThat(stalls.get(0).get("end_ns").asLong() - stalls.get(0).get("start_ns").asLong()).isGreaterThanOrEqualTo(300 * MS);
