@@ -144,14 +144,12 @@ final class RunCommand implements Callable<Integer> {
             ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), ResultsFile.of(List.of(result)).withSlos(sloResults));
         }
         writeScenarioCopy(scenario, dir);
-        ReportCommand.write(dir);
         stdout.println();
         ConsoleTable.print(stdout, result, verdicts);
         if (aligned) {
             ScenarioStalls.printPerStall(stdout, dir, scenario, stalled);
         }
-        stdout.printf("%nwrote %s and %s%n", dir.resolve(ResultsWriter.FILE_NAME), dir.resolve(ReportWriter.REPORT_FILE));
-        stdout.flush();
+        ReportCommand.writeAfterRun(dir, stdout);
         return verdicts.stream().allMatch(Slo.Verdict::pass) ? ExitCodes.OK : ExitCodes.SLO_FAILED;
     }
 

@@ -1,9 +1,9 @@
 package io.loadsmith.tester.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.tester.align.AdminClient;
-import io.loadsmith.tester.align.AdminException;
 import io.loadsmith.tester.align.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.align.AlignedResults;
@@ -35,9 +35,9 @@ final class ScenarioStalls {
         String token = null;
         if (stalls.tokenFile() != null) {
             try {
-                token = AdminClient.readToken(stalls.tokenFile());
-            } catch (AdminException e) {
-                throw new BadInputException(scenario.file().getFileName() + ": stalls." + e.getMessage());
+                token = TokenFile.read(stalls.tokenFile());
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(scenario.file().getFileName() + ": stalls.token_file: " + e.getMessage());
             }
         }
         SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();

@@ -3,6 +3,7 @@ package io.loadsmith.tester.experiment;
 import io.loadsmith.tester.result.ResultsDirs;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.tester.align.AdminClient;
 import io.loadsmith.tester.align.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
@@ -14,6 +15,7 @@ import io.loadsmith.tester.result.Experiment;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.scenario.Scenario;
+import io.loadsmith.tester.scenario.ScenarioException;
 import io.loadsmith.tester.scenario.ScenarioParser;
 
 import java.io.IOException;
@@ -151,10 +153,17 @@ public final class ExperimentRunner {
         if (service != null) {
             admin = service.admin();
         } else {
-            String token = s.tokenFile() == null ? null : AdminClient.readToken(s.tokenFile());
-            admin = AdminClient.of(s.admin(), token);
+            admin = AdminClient.of(s.admin(), s.tokenFile() == null ? null : token(spec));
         }
         return new AgentStalls(admin, seed, s.meanIntervalNanos(), s.durationNanos(), s.minGapNanos(), s.kind());
+    }
+
+    private static String token(ExperimentSpec spec) {
+        try {
+            return TokenFile.read(spec.stalls().tokenFile());
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(spec.file().getFileName() + ": stalls.token_file: " + e.getMessage());
+        }
     }
 
     private static void restart(ExperimentSpec.Service service, PrintWriter console) throws IOException, InterruptedException {
