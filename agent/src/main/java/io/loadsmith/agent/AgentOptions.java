@@ -1,5 +1,6 @@
 package io.loadsmith.agent;
 
+import io.loadsmith.stall.admin.TokenFile;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -123,7 +124,7 @@ public final class AgentOptions {
                         if (value.isEmpty()) {
                             throw new IllegalArgumentException("option token-file: expected a path");
                         }
-                        tokenFile = expandHome(value);
+                        tokenFile = TokenFile.path(value);
                     }
                     case "targets" -> {
                         auto = false;
@@ -190,13 +191,6 @@ public final class AgentOptions {
             throw new IllegalArgumentException("option method: \"" + value + "\" is not a binary class name and a method name, e.g. com.acme.Foo$Inner#bar");
         }
         return new MethodRef(className, methodName);
-    }
-
-    private static Path expandHome(String path) {
-        if (path.equals("~") || path.startsWith("~/")) {
-            return Paths.get(System.getProperty("user.home") + path.substring(1));
-        }
-        return Paths.get(path);
     }
 
     static boolean isLoopback(String host) {

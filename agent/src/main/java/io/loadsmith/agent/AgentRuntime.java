@@ -2,6 +2,7 @@ package io.loadsmith.agent;
 
 import io.loadsmith.agent.target.Target;
 import io.loadsmith.agent.target.Targets;
+import io.loadsmith.stall.admin.TokenFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -142,17 +143,11 @@ final class AgentRuntime {
             AgentLog.info("admin token written to " + file.toAbsolutePath() + " (mode 0600)");
             return token;
         }
-        List<String> lines;
         try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IOException("token-file " + file + ": cannot read it (" + e + ")", e);
+            return TokenFile.read(file);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("token-file " + e.getMessage(), e);
         }
-        String token = lines.isEmpty() ? "" : lines.get(0).strip();
-        if (token.isEmpty()) {
-            throw new IOException("token-file " + file + ": the first line is empty");
-        }
-        return token;
     }
 
     private static void writePrivate(Path file, String content) throws IOException {

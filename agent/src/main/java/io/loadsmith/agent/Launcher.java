@@ -26,7 +26,7 @@ public final class Launcher {
               admin=HOST:PORT        admin API address (default 127.0.0.1:7070; port 0 = any free port);
                                      a host other than loopback needs a token
               token=VALUE            require "Authorization: Bearer VALUE" on every admin call
-              token-file=PATH        read the token from the first line of PATH
+              token-file=PATH        read the token from the first line of PATH (trimmed; ~/ = home)
               token=random           generate a token, write it to token-file (default ~/.loadsmith/token)
                                      with mode 0600, and log where
               targets=auto|LIST      servers to gate (default auto = all): jetty12, jetty9, servlet, tomcat,

@@ -27,7 +27,8 @@ import java.lang.instrument.Instrumentation;
  * <dt>{@code token=VALUE}</dt>
  * <dd>every admin call must carry {@code Authorization: Bearer VALUE}, else 401.</dd>
  * <dt>{@code token-file=PATH}</dt>
- * <dd>the token is the first line of PATH ({@code ~} means the home folder).</dd>
+ * <dd>the token is the first line of PATH, trimmed ({@code ~/} is the home folder); a missing file or an
+ * empty first line leaves the agent inert, saying why.</dd>
  * <dt>{@code token=random}</dt>
  * <dd>the agent generates a random token and writes it to {@code token-file} (default
  * {@code ~/.loadsmith/token}) with mode 0600, and logs the path.</dd>

@@ -3,9 +3,13 @@ package io.loadsmith.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class AgentOptionsTest {
 
@@ -70,6 +74,21 @@ class AgentOptionsTest {
     void token_file_expands_the_home_folder() {
         assertThat(AgentOptions.parse("token-file=~/x/token").tokenFile())
                 .isEqualTo(Paths.get(System.getProperty("user.home"), "x", "token"));
+    }
+
+    @Test
+    void the_token_is_the_first_line_of_the_token_file_trimmed(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("token"), "  s3cret \nignored\n");
+        assertThat(AgentRuntime.resolveToken(AgentOptions.parse("token-file=" + file))).isEqualTo("s3cret");
+    }
+
+    @Test
+    void a_token_file_with_an_empty_first_line_is_refused_naming_the_option_and_the_file(@TempDir Path dir)
+            throws IOException {
+        Path file = Files.writeString(dir.resolve("token"), "\ns3cret\n");
+        assertThatThrownBy(() -> AgentRuntime.resolveToken(AgentOptions.parse("token-file=" + file)))
+                .isInstanceOf(IOException.class)
+                .hasMessage("token-file " + file + ": the first line is empty (it must hold the token)");
     }
 
     @Test

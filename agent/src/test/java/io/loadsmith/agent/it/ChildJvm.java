@@ -1,5 +1,8 @@
 package io.loadsmith.agent.it;
 
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
+
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -8,12 +11,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * A test app in a second JVM: its class path is the test classes plus only the jars whose path holds one
@@ -124,20 +131,26 @@ final class ChildJvm implements AutoCloseable {
     }
 
     private String awaitLine(List<String> lines, Pattern pattern, long timeoutMillis, boolean stopWhenInert) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (System.nanoTime() < deadline) {
-            for (String line : lines) {
-                Matcher m = pattern.matcher(line);
-                if (m.find()) {
-                    return m.groupCount() > 0 ? m.group(1) : line;
-                }
-            }
-            if (!process.isAlive() || (stopWhenInert && stderr.stream().anyMatch(l -> l.contains("loadsmith agent: inert")))) {
-                break;
-            }
-            sleep(20);
+        try {
+            return await().atMost(Duration.ofMillis(timeoutMillis)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(20))
+                    .failFast(() -> firstMatch(lines, pattern) == null && (!process.isAlive()
+                            || stopWhenInert && stderr.stream().anyMatch(l -> l.contains("loadsmith agent: inert"))))
+                    .until(() -> firstMatch(lines, pattern), Objects::nonNull);
+        } catch (ConditionTimeoutException | TerminalFailureException e) {
+            throw new AssertionError("no line matching " + pattern + " (alive: " + process.isAlive() + ")\n" + output());
         }
-        throw new AssertionError("no line matching " + pattern + " (alive: " + process.isAlive() + ")\n" + output());
+    }
+
+    /** The first group of the first line matching pattern (or the line), or null. */
+    private static String firstMatch(List<String> lines, Pattern pattern) {
+        for (String line : lines) {
+            Matcher m = pattern.matcher(line);
+            if (m.find()) {
+                return m.groupCount() > 0 ? m.group(1) : line;
+            }
+        }
+        return null;
     }
 
     String output() {
@@ -150,14 +163,6 @@ final class ChildJvm implements AutoCloseable {
 
     boolean alive() {
         return process.isAlive();
-    }
-
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Override

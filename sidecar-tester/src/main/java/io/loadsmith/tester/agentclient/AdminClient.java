@@ -19,9 +19,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +30,7 @@ import java.util.List;
  * HTTP/1.1 JSON.
  *
  * <pre>{@code
- * AdminClient admin = AdminClient.of(URI.create("http://127.0.0.1:7070"), AdminClient.readToken(tokenFile));
+ * AdminClient admin = AdminClient.of(URI.create("http://127.0.0.1:7070"), TokenFile.read(tokenFile));
  * AdminClient.Armed armed = admin.arm(spec, StallKind.BLOCK);
  * ... run ...
  * List<ServerStall> stalls = admin.stalls(armed.runId());
@@ -72,35 +69,6 @@ public final class AdminClient {
         String text = base.toString();
         return new AdminClient(URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text),
                 token == null || token.isBlank() ? null : token.strip());
-    }
-
-    /**
-     * Reads a token file (surrounding white space is dropped; a leading {@code ~/} is the home folder).
-     *
-     * @throws AdminException if the file cannot be read or is empty
-     */
-    public static String readToken(Path file) throws AdminException {
-        Path path = expandHome(file);
-        String token;
-        try {
-            token = Files.readString(path, StandardCharsets.UTF_8).strip();
-        } catch (NoSuchFileException e) {
-            throw new AdminException("token_file: " + path + " does not exist", 0, e);
-        } catch (IOException e) {
-            throw new AdminException("token_file: cannot read " + path + ": " + e.getMessage(), 0, e);
-        }
-        if (token.isEmpty()) {
-            throw new AdminException("token_file: " + path + " is empty", 0, null);
-        }
-        return token;
-    }
-
-    static Path expandHome(Path file) {
-        String text = file.toString();
-        if (text.equals("~") || text.startsWith("~/")) {
-            return Path.of(System.getProperty("user.home")).resolve(text.equals("~") ? "" : text.substring(2));
-        }
-        return file;
     }
 
     /** The admin address. */

@@ -1,10 +1,8 @@
 package io.loadsmith.tester.cli;
 
+import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.tester.agentclient.AdminClient;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -16,7 +14,7 @@ public final class AdminMixin {
     URI admin;
 
     @Option(names = "--token-file", paramLabel = "FILE",
-            description = "A file holding the admin bearer token (when the agent was started with one)")
+            description = "A file whose first line is the admin bearer token (when the agent was started with one)")
     Path tokenFile;
 
     /** A client for the admin API. */
@@ -33,11 +31,9 @@ public final class AdminMixin {
             return null;
         }
         try {
-            return Files.readString(tokenFile).trim();
-        } catch (NoSuchFileException e) {
-            throw new BadInputException("--token-file " + tokenFile + ": no such file");
-        } catch (IOException e) {
-            throw new BadInputException("--token-file " + tokenFile + ": cannot read it (" + e.getMessage() + ")");
+            return TokenFile.read(tokenFile);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--token-file " + e.getMessage());
         }
     }
 }

@@ -14,7 +14,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code loadsmith clock}: GET /clock probes, the offset estimate of DESIGN.md "The shared clock". */
+/** {@code loadsmith clock}: GET /clock probes, the offset estimate of docs/alignment.md, "One clock". */
 @Command(name = "clock", mixinStandardHelpOptions = true,
         description = {"Probe an agent's clock: offset = server_ns - (t0 + t1) / 2 with uncertainty (t1 - t0) / 2,",
             "keeping the probe with the smallest round trip. On one host the offset should be within its uncertainty of 0."},

@@ -1,7 +1,6 @@
 package io.loadsmith.tester.cli;
 
 import io.loadsmith.tester.agentclient.AdminException;
-import io.loadsmith.tester.report.ReportException;
 import io.loadsmith.tester.scenario.ScenarioException;
 import io.loadsmith.tester.session.UnreachableException;
 import java.net.ConnectException;
@@ -23,7 +22,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         int code = exitCodeOf(ex);
         String message = ex.getMessage() == null ? ex.toString() : ex.getMessage();
         if (code == ExitCodes.BAD_INPUT && !(ex instanceof ScenarioException || ex instanceof BadInputException
-                || ex instanceof AdminException || ex instanceof ReportException)) {
+                || ex instanceof AdminException)) {
             message = "error: " + ex;
         }
         cmd.getErr().println(cmd.getColorScheme().errorText("loadsmith: " + message));
@@ -35,7 +34,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
 
     static int exitCodeOf(Throwable ex) {
         for (Throwable t = ex; t != null; t = t.getCause()) {
-            if (t instanceof ScenarioException || t instanceof BadInputException || t instanceof ReportException) {
+            if (t instanceof ScenarioException || t instanceof BadInputException) {
                 return ExitCodes.BAD_INPUT;
             }
             if (t instanceof AdminException admin) {

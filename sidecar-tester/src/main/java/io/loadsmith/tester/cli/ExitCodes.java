@@ -1,6 +1,6 @@
 package io.loadsmith.tester.cli;
 
-/** The exit codes of every loadsmith command (DESIGN.md, "Command line"). */
+/** The exit codes of every loadsmith command (docs/cli.md, "Exit codes"). */
 public final class ExitCodes {
 
     /** Everything ran and every SLO passed. */

@@ -2,10 +2,9 @@ package io.loadsmith.tester.cli;
 
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.TesterSpec;
-import io.loadsmith.tester.report.ReportWriter;
-import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioParser;
+import io.loadsmith.tester.session.RunReport;
 import io.loadsmith.tester.session.ScenarioRun;
 import io.loadsmith.tester.session.ScenarioStalls;
 import java.nio.file.Path;
@@ -95,16 +94,15 @@ final class RunCommand implements Callable<Integer> {
         stdout.printf("loadsmith run %s: %s tester, %s -> %s%n", scenario.name(), tester.model().wireName(),
                 scenario.target().simulated() ? "simulated target" : scenario.target().url(), dir);
         stdout.flush();
-        boolean terminal = System.console() != null;
-        ScenarioRun.Outcome run = ScenarioRun.run(scenario, tester, control, dir, "none".equals(progress) ? null
-                : (counts, live) -> new Progress(counts, live, stdout, "line".equals(progress) || ("auto".equals(progress) && terminal)));
+        boolean line = "line".equals(progress) || ("auto".equals(progress) && System.console() != null);
+        ScenarioRun.Outcome run = ScenarioRun.run(scenario, tester, control, dir,
+                "none".equals(progress) ? null : (counts, live) -> new Progress(counts, live, stdout, line));
         stdout.println();
         ConsoleTable.print(stdout, run.result(), run.verdicts());
         if (run.aligned()) {
             ScenarioStalls.printPerStall(stdout, dir, scenario, run.stalled());
         }
-        stdout.printf("%nwrote %s and %s%n", dir.resolve(ResultsWriter.FILE_NAME), dir.resolve(ReportWriter.REPORT_FILE));
-        stdout.flush();
+        RunReport.write(dir, stdout);
         return run.passed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;
     }
 }

@@ -258,14 +258,11 @@ final class Phase {
         if (attempt.done) {
             return; // already dropped by the backstop
         }
-        attempt.done = true;
-        attempt.unlink();
-        inFlight--;
         Journey journey = attempt.journey;
         if (outcome == Outcome.CANCELLED) {
-            drop(attempt, attempt.sentNanos, endNanos);
-            journeyDone(journey);
+            dropInFlight(attempt, endNanos);
         } else {
+            takeOutOfFlight(attempt);
             if (recorder != null) {
                 recorder.completed(attempt.intendedNanos, attempt.releaseNanos, attempt.sentNanos, endNanos,
                         attempt.request.connection(), attempt.request.step(), status, outcome);
@@ -289,6 +286,19 @@ final class Phase {
             }
         }
         afterEvent();
+    }
+
+    private void takeOutOfFlight(Attempt attempt) {
+        attempt.done = true;
+        attempt.unlink();
+        inFlight--;
+    }
+
+    /** Counts a request in flight as dropped (endNanos -1: it never ended) and ends its journey. */
+    private void dropInFlight(Attempt attempt, long endNanos) {
+        takeOutOfFlight(attempt);
+        drop(attempt, attempt.sentNanos, endNanos);
+        journeyDone(attempt.journey);
     }
 
     private void drop(Attempt attempt, long sentNanos, long endNanos) {
@@ -410,14 +420,13 @@ final class Phase {
         afterEvent();
     }
 
-    /** The transport did not complete every cancelled exchange: count what is left as dropped. */
+    /**
+     * The transport did not complete every cancelled exchange: what is left is dropped and ends its journey
+     * as a cancelled one does (a closed or paced connection then stops, since the phase is stopping).
+     */
     private void dropUnanswered() {
         for (Attempt a = inFlightHead.next; a != inFlightHead; a = inFlightHead.next) {
-            a.done = true;
-            a.unlink();
-            inFlight--;
-            drop(a, a.sentNanos, -1);
-            activeJourneys--;
+            dropInFlight(a, -1);
         }
         afterEvent();
     }

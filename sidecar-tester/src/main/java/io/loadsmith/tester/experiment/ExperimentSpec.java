@@ -2,6 +2,7 @@ package io.loadsmith.tester.experiment;
 
 import static io.loadsmith.tester.scenario.Field.keys;
 
+import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.stall.plan.StallKind;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -256,7 +257,7 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
                 throw s.get("admin").error("must be an http://HOST:PORT address");
             }
         }
-        Path token = s.containsKey("token_file") ? dir.resolve(s.get("token_file").string()) : null;
+        Path token = s.containsKey("token_file") ? TokenFile.path(dir, s.get("token_file").string()) : null;
         long mean = s.containsKey("mean_interval") ? s.get("mean_interval").duration(0, true) : 4_000_000_000L;
         long duration = s.containsKey("duration") ? s.get("duration").duration(0, true) : 100_000_000L;
         long minGap = s.containsKey("min_gap") ? s.get("min_gap").duration(0, true) : Math.max(duration, 500_000_000L);

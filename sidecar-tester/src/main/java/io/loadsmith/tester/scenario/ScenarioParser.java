@@ -2,6 +2,7 @@ package io.loadsmith.tester.scenario;
 
 import static io.loadsmith.tester.scenario.Field.keys;
 
+import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.stall.plan.PlanException;
 import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.SeededPlanSpec;
@@ -356,15 +357,8 @@ public final class ScenarioParser {
     private AgentStalls agent(Field field, long horizonNanos) {
         Map<String, Field> f = field.mapping(AGENT);
         URI admin = httpUrl(required(f, "admin", field));
-        Path tokenFile = null;
-        if (f.containsKey("token_file")) {
-            String text = f.get("token_file").string().trim();
-            if (text.startsWith("~/")) {
-                tokenFile = Path.of(System.getProperty("user.home")).resolve(text.substring(2));
-            } else {
-                tokenFile = baseDir.resolve(text).normalize();
-            }
-        }
+        Path tokenFile = f.containsKey("token_file")
+                ? TokenFile.path(baseDir, f.get("token_file").string().trim()) : null;
         Map<String, Field> plan = new LinkedHashMap<>(f);
         plan.remove("admin");
         plan.remove("token_file");

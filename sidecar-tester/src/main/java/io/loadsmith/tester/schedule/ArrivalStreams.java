@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 
 /**
- * Per-arrival random draws that do not depend on the order in which arrivals are handled (DESIGN.md,
- * "Growing past one machine"): the draw for arrival k of a named stream is a pure function of
+ * Per-arrival random draws that do not depend on the order in which arrivals are handled (docs/engine.md,
+ * "per-arrival draws"): the draw for arrival k of a named stream is a pure function of
  * (seed, stream name, k). A shard that keeps only some arrivals, or a journey choice drawn for arrival k,
  * therefore never shifts the draws of any other arrival, and never touches the stream that gives the
  * arrival times ({@code new SplittableRandom(seed)}).

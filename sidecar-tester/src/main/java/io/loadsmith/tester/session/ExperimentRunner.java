@@ -5,6 +5,7 @@ import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.tester.experiment.RunOrder;
 import io.loadsmith.tester.experiment.CpuIdle;
 import io.loadsmith.tester.result.ResultsDirs;
+import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
@@ -14,6 +15,7 @@ import io.loadsmith.tester.result.Experiment;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.scenario.Scenario;
+import io.loadsmith.tester.scenario.ScenarioException;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -140,10 +142,17 @@ public final class ExperimentRunner {
         if (service != null) {
             admin = service.admin();
         } else {
-            String token = s.tokenFile() == null ? null : AdminClient.readToken(s.tokenFile());
-            admin = AdminClient.of(s.admin(), token);
+            admin = AdminClient.of(s.admin(), s.tokenFile() == null ? null : token(spec));
         }
         return new AgentStalls(admin, seed, s.meanIntervalNanos(), s.durationNanos(), s.minGapNanos(), s.kind());
+    }
+
+    private static String token(ExperimentSpec spec) {
+        try {
+            return TokenFile.read(spec.stalls().tokenFile());
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(spec.file().getFileName() + ": stalls.token_file: " + e.getMessage());
+        }
     }
 
     private static void restart(ExperimentSpec.Service service, PrintWriter console) throws IOException, InterruptedException {

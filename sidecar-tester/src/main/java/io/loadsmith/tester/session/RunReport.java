@@ -4,22 +4,23 @@ import io.loadsmith.tester.report.ReportWriter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 
-/** The report-after-run step of {@code demo} and {@code experiment}. */
-final class RunReport {
+/** The report-after-run step of {@code run}, {@code demo} and {@code experiment}. */
+public final class RunReport {
 
     private RunReport() {
     }
 
     /**
      * After a run that already wrote results.json: writes the report and says where both are. A report that
-     * fails is said, not thrown, so the measured results stand.
+     * fails is a warning, not an error, so the measured results and the run's exit code stand.
      */
-    static void write(Path dir, PrintWriter console) {
+    public static void write(Path dir, PrintWriter console) {
         try {
             ReportWriter.write(dir);
             console.printf("%nwrote %s and %s%n", dir.resolve("results.json"), dir.resolve(ReportWriter.REPORT_FILE));
         } catch (RuntimeException e) {
-            console.printf("%nwrote %s (the report failed: %s)%n", dir.resolve("results.json"), e.getMessage());
+            console.printf("%nwrote %s%nwarning: the report failed (%s); once fixed: loadsmith report %s%n",
+                    dir.resolve("results.json"), e.getMessage(), dir);
         }
         console.flush();
     }

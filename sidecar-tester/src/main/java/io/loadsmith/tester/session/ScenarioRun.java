@@ -106,7 +106,6 @@ public final class ScenarioRun {
             ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), ResultsFile.of(List.of(result)).withSlos(sloResults));
         }
         AtomicFiles.copy(scenario.file(), dir.resolve("scenario.yaml"));
-        ReportWriter.write(dir);
         return outcome;
     }
 

@@ -3,9 +3,9 @@ package io.loadsmith.tester.session;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.tester.agentclient.AdminClient;
-import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.result.AtomicFiles;
@@ -37,9 +37,9 @@ public final class ScenarioStalls {
         String token = null;
         if (stalls.tokenFile() != null) {
             try {
-                token = AdminClient.readToken(stalls.tokenFile());
-            } catch (AdminException e) {
-                throw new ScenarioException(scenario.file().getFileName() + ": stalls." + e.getMessage());
+                token = TokenFile.read(stalls.tokenFile());
+            } catch (IllegalArgumentException e) {
+                throw new ScenarioException(scenario.file().getFileName() + ": stalls.token_file: " + e.getMessage());
             }
         }
         SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();

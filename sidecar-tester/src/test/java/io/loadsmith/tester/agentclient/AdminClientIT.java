@@ -10,10 +10,12 @@ import io.loadsmith.stall.plan.StallKind;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** The client against the real admin server of stall-service, in this JVM, on a free port. */
 class AdminClientIT {
@@ -28,8 +30,8 @@ class AdminClientIT {
 
             ClockOffset offset = ClockProbe.measure(Clock.system(), admin::serverNanos, 5);
             AdminClient.Armed armed = admin.arm(List.of(new PlannedStall(0, 80 * MS, 30 * MS)), StallKind.BLOCK);
-            Thread.sleep(200);
-            List<ServerStall> stalls = admin.stalls(armed.runId());
+            List<ServerStall> stalls = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> admin.stalls(armed.runId()), recorded -> !recorded.isEmpty());
 
             // one process, one clock: the offset is within the probe's round trip of 0
             assertThat(Math.abs(offset.offsetNanos())).isLessThanOrEqualTo(offset.uncertaintyNanos());

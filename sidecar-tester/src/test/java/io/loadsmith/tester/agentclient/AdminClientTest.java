@@ -6,15 +6,12 @@ import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -136,18 +133,6 @@ class AdminClientTest {
         assertThatThrownBy(() -> AdminClient.of(base, null).serverNanos())
                 .hasMessage("admin " + base + ": GET /clock answered something that is not the admin protocol's JSON: "
                         + "<html>hello</html>");
-    }
-
-    @Test
-    void a_token_file_is_read_and_stripped_and_an_empty_one_is_refused(@TempDir Path dir) throws Exception {
-        Path token = Files.writeString(dir.resolve("token"), "  abc\n");
-        Path empty = Files.writeString(dir.resolve("empty"), "\n");
-
-        assertThat(AdminClient.readToken(token)).isEqualTo("abc");
-        assertThatThrownBy(() -> AdminClient.readToken(empty)).hasMessage("token_file: " + empty + " is empty");
-        assertThatThrownBy(() -> AdminClient.readToken(dir.resolve("none")))
-                .hasMessage("token_file: " + dir.resolve("none") + " does not exist");
-        assertThat(AdminClient.expandHome(Path.of("~/t"))).isEqualTo(Path.of(System.getProperty("user.home"), "t"));
     }
 
     @Test

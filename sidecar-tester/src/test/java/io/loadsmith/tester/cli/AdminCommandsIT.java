@@ -1,6 +1,7 @@
 package io.loadsmith.tester.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.loadsmith.stall.admin.AdminConfig;
 import io.loadsmith.stall.admin.AdminServer;
@@ -11,6 +12,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,7 +52,8 @@ class AdminCommandsIT {
     void arm_then_stalls_then_disarm_show_the_windows() throws Exception {
         assertThat(run("arm", "--admin", admin, "--stall", "20ms:30ms", "--stall", "100ms:10ms")).isEqualTo(0);
         assertThat(out.toString()).contains("2 stalls planned");
-        Thread.sleep(400);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+                .until(() -> controller.totals().stalls() == 2);
         assertThat(run("stalls", "--admin", admin)).isEqualTo(0);
         assertThat(out.toString()).contains("stalls of " + admin + ": 2");
         assertThat(run("disarm", "--admin", admin)).isEqualTo(0);

@@ -1,13 +1,17 @@
 package io.loadsmith.tester.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
@@ -52,6 +56,21 @@ class CliParseTest {
         ClockCommand clock = (ClockCommand) parse("clock", "--admin", "http://h:1").subcommand().commandSpec().userObject();
         assertThat(clock.probes).isEqualTo(5);
         assertThat(parse("disarm", "--admin", "http://h:1").subcommand().commandSpec().name()).isEqualTo("disarm");
+    }
+
+    @Test
+    void the_token_is_the_first_line_of_the_token_file_and_an_empty_one_is_bad_input_naming_it(@TempDir Path dir)
+            throws IOException {
+        Path token = Files.writeString(dir.resolve("token"), "  abc \nignored\n");
+        Path empty = Files.writeString(dir.resolve("empty"), "\n");
+        ClockCommand good = (ClockCommand) parse("clock", "--admin", "http://h:1", "--token-file", token.toString())
+                .subcommand().commandSpec().userObject();
+        ClockCommand bad = (ClockCommand) parse("clock", "--admin", "http://h:1", "--token-file", empty.toString())
+                .subcommand().commandSpec().userObject();
+
+        assertThat(good.admin.token()).isEqualTo("abc");
+        assertThatThrownBy(() -> bad.admin.token()).isInstanceOf(BadInputException.class)
+                .hasMessage("--token-file " + empty + ": the first line is empty (it must hold the token)");
     }
 
     @Test

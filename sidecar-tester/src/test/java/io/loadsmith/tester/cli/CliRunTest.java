@@ -77,6 +77,35 @@ class CliRunTest {
         assertThat(this.out.toString()).contains("FAIL");
     }
 
+    /** An --out folder where report.html cannot be written: a folder of that name, not empty, is in the way. */
+    private Path outWhereTheReportCannotBeWritten() throws Exception {
+        Path out = dir.resolve("out");
+        Files.createDirectories(out.resolve("report.html"));
+        Files.writeString(out.resolve("report.html").resolve("in-the-way"), "");
+        return out;
+    }
+
+    @Test
+    void a_good_run_whose_report_fails_exits_0_with_a_warning_and_keeps_its_results() throws Exception {
+        Path out = outWhereTheReportCannotBeWritten();
+
+        assertThat(run("run", scenario(SIMULATED).toString(), "--out", out.toString())).isEqualTo(ExitCodes.OK);
+        assertThat(out.resolve("results.json")).isNotEmptyFile();
+        assertThat(this.out.toString()).contains("wrote " + out.resolve("results.json") + "\n"
+                + "warning: the report failed (cannot write " + out.resolve("report.html") + "); once fixed: "
+                + "loadsmith report " + out + "\n");
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void a_run_with_a_failed_slo_whose_report_fails_still_exits_1_with_the_warning() throws Exception {
+        Path out = outWhereTheReportCannotBeWritten();
+
+        int code = run("run", scenario(SIMULATED).toString(), "--out", out.toString(), "--set", "slos=[p99 < 5ms]");
+        assertThat(code).isEqualTo(ExitCodes.SLO_FAILED);
+        assertThat(this.out.toString()).contains("warning: the report failed (cannot write " + out.resolve("report.html"));
+    }
+
     @Test
     void a_bad_file_exits_2_with_the_message_and_writes_nothing() throws Exception {
         Path out = dir.resolve("out");

@@ -1,6 +1,7 @@
 package io.loadsmith.tester.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,6 +15,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -99,12 +101,9 @@ class StopRunIT {
         builder.environment().put("LOADSMITH_DEBUG", "1"); // a failure prints its stack trace
         Process child = builder.start();
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             // 500 requests at 200/s (2.5 s of load), and a live line printed (once a second)
-            while ((received.get() < 500 || !Files.readString(console).contains("corrected p99 so far"))
-                    && child.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> !child.isAlive()
+                    || received.get() >= 500 && Files.readString(console).contains("corrected p99 so far"));
             assertThat(child.isAlive()).as("the child still runs after 500 requests; console: %s",
                     Files.readString(console)).isTrue();
             int kill = new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).inheritIO().start().waitFor();

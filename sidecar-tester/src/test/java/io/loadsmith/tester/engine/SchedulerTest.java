@@ -3,13 +3,16 @@ package io.loadsmith.tester.engine;
 import io.loadsmith.stall.clock.Clock;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class SchedulerTest {
 
@@ -90,6 +93,11 @@ class SchedulerTest {
     }
 
     /** A clock the test sets: the scheduler's waits then depend only on what the test posts. */
+    /** Whether a thread is parked with the scheduler as its blocker (the scheduler's own thread, waiting). */
+    private static boolean parkedOn(SystemScheduler scheduler) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> LockSupport.getBlocker(t) == scheduler);
+    }
+
     private static final class HandClock implements Clock {
         volatile long now;
 
@@ -139,7 +147,7 @@ class SchedulerTest {
         CountDownLatch early = new CountDownLatch(1);
         try (SystemScheduler scheduler = SystemScheduler.start(clock, 0)) {
             scheduler.at(60_000_000_000L, () -> ran.add("in a minute")); // the scheduler parks for a minute
-            Thread.sleep(50);
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1)).until(() -> parkedOn(scheduler));
             scheduler.at(0, () -> {
                 ran.add("now");
                 early.countDown();

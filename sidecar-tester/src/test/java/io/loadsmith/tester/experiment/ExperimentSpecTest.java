@@ -56,6 +56,21 @@ class ExperimentSpecTest {
     }
 
     @Test
+    void the_token_file_is_relative_to_the_experiment_file_or_under_the_home_folder(@TempDir Path dir)
+            throws Exception {
+        Files.copy(EXAMPLES.resolve("../scenarios/score-fixed-rate.yaml"), dir.resolve("s.yaml"));
+        String experiment = "scenario: s.yaml\nduration: 5s\nstall: on\n"
+                + "stalls: {admin: 'http://127.0.0.1:7070', token_file: %s}\n"
+                + "arms:\n  - name: a\n    load: {model: closed, connections: 1}\n";
+        Path relative = Files.writeString(dir.resolve("e.yaml"), experiment.formatted("secrets/token"));
+        Path home = Files.writeString(dir.resolve("h.yaml"), experiment.formatted("~/token"));
+
+        assertThat(ExperimentSpec.parse(relative).stalls().tokenFile()).isEqualTo(dir.resolve("secrets/token"));
+        assertThat(ExperimentSpec.parse(home).stalls().tokenFile())
+                .isEqualTo(Path.of(System.getProperty("user.home"), "token"));
+    }
+
+    @Test
     void an_unknown_key_is_named_with_file_and_line(@TempDir Path dir) throws Exception {
         Files.copy(EXAMPLES.resolve("../scenarios/score-fixed-rate.yaml"), dir.resolve("s.yaml"));
         Path file = Files.writeString(dir.resolve("e.yaml"), "scenario: s.yaml\nduration: 5s\nstall: off\n"

@@ -63,7 +63,7 @@ public final class AdminConfig {
         return token;
     }
 
-    /** The file the bearer token is read from at start (trimmed), or null. */
+    /** The file the bearer token is read from at start ({@link TokenFile}: its first line, trimmed), or null. */
     public Path tokenFile() {
         return tokenFile;
     }
@@ -139,7 +139,7 @@ public final class AdminConfig {
             return this;
         }
 
-        /** A file holding the bearer token (read once at start, surrounding white space removed). */
+        /** A file holding the bearer token (read once at start by the rule of {@link TokenFile}). */
         public Builder tokenFile(Path tokenFile) {
             this.tokenFile = tokenFile;
             return this;

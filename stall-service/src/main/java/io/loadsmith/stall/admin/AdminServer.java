@@ -24,7 +24,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -160,12 +159,9 @@ public final class AdminServer implements AutoCloseable {
                 throw new IllegalArgumentException("admin: give a token or a token file, not both");
             }
             try {
-                token = Files.readString(config.tokenFile(), StandardCharsets.UTF_8).strip();
-            } catch (IOException e) {
-                throw new IllegalArgumentException("tokenFile: cannot read " + config.tokenFile() + ": " + e, e);
-            }
-            if (token.isEmpty()) {
-                throw new IllegalArgumentException("tokenFile: " + config.tokenFile() + " is empty");
+                token = TokenFile.read(config.tokenFile());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("tokenFile: " + e.getMessage(), e);
             }
         }
         return token == null ? null : sha256(token);

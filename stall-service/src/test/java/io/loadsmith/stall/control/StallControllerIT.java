@@ -11,14 +11,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import org.awaitility.core.ConditionFactory;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The controller with real threads on the real clock. Timing bounds are generous (a loaded, shared 2-core
@@ -103,11 +108,8 @@ class StallControllerIT {
     @Test
     void a_thread_arriving_as_the_window_closes_is_not_held() throws Exception {
         ArmResult armed = controller.arm(oneStall(50, 100, StallKind.BLOCK));
-        StallWindow window;
-        while ((window = gate.openWindow()) == null) {
-            Thread.onSpinWait();
-        }
-        while (clock.nanoTime() - window.endNanos() < 0) {
+        StallWindow window = poll().until(gate::openWindow, Objects::nonNull);
+        while (clock.nanoTime() - window.endNanos() < 0) { // spins to arrive at the very end of the window
             Thread.onSpinWait();
         }
         long beforeNanos = clock.nanoTime();
@@ -132,11 +134,7 @@ class StallControllerIT {
             thread.setDaemon(true);
             thread.start();
         }
-        StallWindow window = gate.openWindow();
-        while (window == null || window.held() < 8) {
-            Thread.sleep(1);
-            window = gate.openWindow();
-        }
+        poll().until(() -> gate.openWindow() != null && gate.openWindow().held() == 8);
         assertThat(released.getCount()).isEqualTo(8);
 
         long disarmedAtNanos = clock.nanoTime();
@@ -156,10 +154,9 @@ class StallControllerIT {
         ArmResult first = controller.arm(oneStall(300, 10, StallKind.BLOCK));
         ArmResult second = controller.arm(StallPlan.explicit(List.of(
                 new PlannedStall(0, 20 * MS, 10 * MS), new PlannedStall(1, 60 * MS, 10 * MS)), StallKind.BLOCK));
-        while (controller.armed()) {
-            Thread.sleep(5);
-        }
-        Thread.sleep(300); // past the first plan's stall at 300 ms, had it survived
+        awaitDisarmed(controller);
+        // past the end of the first plan's stall (300 ms + 10 ms) and the time to record it, had it survived
+        poll().until(() -> clock.nanoTime() - (first.armedAtNanos() + 310 * MS + SLACK_NANOS) > 0);
 
         assertThat(second.runId()).isNotEqualTo(first.runId());
         assertThat(controller.stalls(first.runId(), 0).stalls()).isEmpty();
@@ -173,12 +170,9 @@ class StallControllerIT {
         SeededPlanSpec spec = new SeededPlanSpec(7, 100 * MS, 10 * MS, 50 * MS, 300 * MS);
         ArmResult armed = controller.arm(StallPlan.seeded(spec, StallKind.BLOCK));
         assertThat(controller.armed()).isTrue();
-        while (clock.nanoTime() - (armed.armedAtNanos() + 300 * MS) < 0) {
-            Thread.sleep(5);
-        }
-        Thread.sleep(50);
+        awaitDisarmed(controller);
 
-        assertThat(controller.armed()).isFalse();
+        assertThat(clock.nanoTime()).isGreaterThanOrEqualTo(armed.armedAtNanos() + 300 * MS);
         List<StallRecord> stalls = controller.stalls(armed.runId(), 0).stalls();
         assertThat(stalls).hasSize(armed.stalls().size());
         for (int i = 0; i < stalls.size(); i++) {
@@ -195,9 +189,7 @@ class StallControllerIT {
             windows.add(new PlannedStall(i, (10 + 10L * i) * MS, 2 * MS));
         }
         ArmResult armed = controller.arm(StallPlan.explicit(windows, StallKind.BLOCK));
-        while (controller.armed()) {
-            Thread.sleep(5);
-        }
+        awaitDisarmed(controller);
 
         StallPage from3 = controller.stalls(armed.runId(), 3);
         assertThat(from3.stalls()).extracting(StallRecord::index).containsExactly(3L, 4L);
@@ -215,15 +207,11 @@ class StallControllerIT {
             tiny.add(new PlannedStall(i, 2_000L * i, 1_000));
         }
         controller.arm(StallPlan.explicit(tiny, StallKind.BLOCK));
-        while (controller.totals().stalls() < StallPlan.MAX_STALLS) {
-            Thread.sleep(10);
-        }
+        poll().atMost(Duration.ofSeconds(30)).until(() -> controller.totals().stalls() == StallPlan.MAX_STALLS);
         ArmResult last = controller.arm(StallPlan.explicit(List.of(
                 new PlannedStall(0, 0, 1_000), new PlannedStall(1, 2_000, 1_000), new PlannedStall(2, 4_000, 1_000)),
                 StallKind.BLOCK));
-        while (controller.totals().stalls() < StallPlan.MAX_STALLS + 3) {
-            Thread.sleep(10);
-        }
+        poll().until(() -> controller.totals().stalls() == StallPlan.MAX_STALLS + 3);
 
         StallTotals totals = controller.totals();
         assertThat(totals.droppedRecords()).isEqualTo(3);
@@ -239,9 +227,7 @@ class StallControllerIT {
     void burning_a_core_during_spin_windows_still_closes_them_on_time() throws Exception {
         try (StallController burner = new StallController(clock, new StallGate(), true)) {
             ArmResult armed = burner.arm(oneStall(20, 50, StallKind.SPIN));
-            while (burner.armed()) {
-                Thread.sleep(5);
-            }
+            awaitDisarmed(burner);
             StallRecord stall = burner.stalls(armed.runId(), 0).stalls().get(0);
             assertThat(stall.durationNanos()).isBetween(50 * MS, 50 * MS + SLACK_NANOS);
         }
@@ -250,10 +236,7 @@ class StallControllerIT {
     @Test
     void closing_ends_a_stall_in_progress_and_refuses_new_plans() throws Exception {
         controller.arm(oneStall(10, 5_000, StallKind.BLOCK));
-        while (gate.openWindow() == null) {
-            Thread.sleep(1);
-        }
-        StallWindow window = gate.openWindow();
+        StallWindow window = poll().until(gate::openWindow, Objects::nonNull);
 
         controller.close();
 
@@ -264,21 +247,25 @@ class StallControllerIT {
                 .isInstanceOf(IllegalStateException.class).hasMessage("the stall controller is closed");
     }
 
-    /** Polls without spinning, so that 64 waiting threads leave the 2 cores to the controller. */
-    private void awaitOpenWindow() {
-        while (gate.openWindow() == null) {
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }
+    /**
+     * Polls every millisecond on the calling thread, for at most 10 s: no spinning, so that waiting threads
+     * leave the 2 cores to the controller.
+     */
+    private static ConditionFactory poll() {
+        return await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+                .pollInSameThread();
     }
 
-    private StallRecord onlyStall(String runId) throws InterruptedException {
-        while (controller.armed()) {
-            Thread.sleep(5);
-        }
+    private void awaitOpenWindow() {
+        poll().until(gate::openWindow, Objects::nonNull);
+    }
+
+    private static void awaitDisarmed(StallController controller) {
+        poll().until(() -> !controller.armed());
+    }
+
+    private StallRecord onlyStall(String runId) {
+        awaitDisarmed(controller);
         List<StallRecord> stalls = controller.stalls(runId, 0).stalls();
         assertThat(stalls).hasSize(1);
         return stalls.get(0);

@@ -1,10 +1,12 @@
 package io.loadsmith.stall.gate;
 
 import io.loadsmith.stall.plan.StallKind;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -12,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The gate's logic on a manual clock: which threads it holds and when it lets them go. Real threads, no
@@ -147,8 +150,7 @@ class StallGateTest {
         awaitHeld(window, 1);
 
         request.interrupt();
-        Thread.sleep(100);
-        assertThat(passed).isNotDone();
+        await().during(Duration.ofMillis(100)).atMost(Duration.ofSeconds(1)).until(() -> !passed.isDone());
 
         window.close();
         passed.get(5, TimeUnit.SECONDS);
@@ -184,16 +186,17 @@ class StallGateTest {
         return passed;
     }
 
-    private static void awaitHeld(StallWindow window, long count) throws InterruptedException {
-        while (window.held() < count) {
-            Thread.sleep(1);
-        }
+    /** Polls every millisecond, for at most 10 s. */
+    private static ConditionFactory poll() {
+        return await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1));
+    }
+
+    private static void awaitHeld(StallWindow window, long count) {
+        poll().until(window::held, held -> held >= count);
         assertThat(window.held()).isEqualTo(count);
     }
 
-    private static void awaitState(Thread thread, Thread.State state) throws InterruptedException {
-        while (thread.getState() != state) {
-            Thread.sleep(1);
-        }
+    private static void awaitState(Thread thread, Thread.State state) {
+        poll().until(thread::getState, state::equals);
     }
 }

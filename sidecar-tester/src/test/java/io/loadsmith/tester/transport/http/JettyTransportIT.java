@@ -1,6 +1,7 @@
 package io.loadsmith.tester.transport.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.tester.transport.Exchange;
@@ -12,6 +13,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -212,12 +214,15 @@ class JettyTransportIT {
     void cancel_all_completes_every_exchange_in_flight_as_cancelled() throws Exception {
         try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(2))) {
             List<Recorded> flights = new ArrayList<>();
+            long receivedBefore = server.requests.get();
             for (int i = 0; i < 5; i++) {
                 Recorded r = new Recorded();
                 http.send(RequestSpec.get(server.uri("/sleep?ms=3000"), i, 0), r);
                 flights.add(r);
             }
-            Thread.sleep(200);
+            // two on the wire (one per connection), in the server's handler; three queued in the client
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> server.requests.get() - receivedBefore == 2);
             assertThat(http.inFlight()).isEqualTo(5);
             http.cancelAll();
             for (Recorded r : flights) {

@@ -3,6 +3,8 @@ package io.loadsmith.stall.admin.javalin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.Javalin;
+import io.loadsmith.stall.gate.StallWindow;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,18 +17,19 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** A real Javalin 7 app on port 0 with the plugin, driven through its real admin API. */
 @Timeout(60)
 class LoadsmithPluginIT {
 
-    private static final long MS = 1_000_000L;
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -87,36 +90,42 @@ class LoadsmithPluginIT {
 
     @Test
     void a_request_entering_during_a_stall_is_answered_only_after_its_end() throws Exception {
-        String runId = arm("{\"stalls\": [{\"offset_ms\": 50, \"duration_ms\": 300}]}");
-        while (plugin.gate().openWindow() == null) {
-            Thread.sleep(1);
-        }
-        HttpResponse<String> hello = app("/hello");
-        long answeredNanos = System.nanoTime();
+        String runId = arm("{\"stalls\": [{\"offset_ms\": 50, \"duration_ms\": 10000}]}");
+        StallWindow window = poll().until(plugin.gate()::openWindow, Objects::nonNull);
+        CompletableFuture<HttpResponse<String>> hello = http.sendAsync(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + app.port() + "/hello")).build(), HttpResponse.BodyHandlers.ofString());
+        poll().until(window::held, held -> held == 1);
 
-        assertThat(hello.body()).isEqualTo("hello");
-        JsonNode stall = onlyStall(runId);
-        assertThat(answeredNanos).isGreaterThanOrEqualTo(stall.get("end_ns").asLong());
-        assertThat(stall.get("held").asLong()).isEqualTo(1);
+        assertThat(answeredAfterDisarm(hello, runId).body()).isEqualTo("hello");
     }
 
+    /** The stall in progress is ended by /disarm once a request is held, so no timer decides the outcome. */
     @Test
     void a_request_in_flight_when_a_stall_begins_is_answered_only_after_its_end() throws Exception {
         CompletableFuture<HttpResponse<String>> slow = http.sendAsync(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + app.port() + "/slow")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(slowEntered.await(10, TimeUnit.SECONDS)).isTrue(); // past the entry gate, in its handler
-        String runId = arm("{\"stalls\": [{\"offset_ms\": 0, \"duration_ms\": 300}]}");
-        while (plugin.gate().openWindow() == null) {
-            Thread.sleep(1);
-        }
+        String runId = arm("{\"stalls\": [{\"offset_ms\": 0, \"duration_ms\": 10000}]}");
+        StallWindow window = poll().until(plugin.gate()::openWindow, Objects::nonNull);
         slowMayEnd.countDown(); // the handler ends inside the stall
-        HttpResponse<String> answer = slow.get(10, TimeUnit.SECONDS);
+        poll().until(window::held, held -> held == 1); // its response is held
+
+        assertThat(answeredAfterDisarm(slow, runId).body()).isEqualTo("slow");
+    }
+
+    /** With one request held: it is not answered, /disarm ends the stall, and then it is, after the stall's end. */
+    private HttpResponse<String> answeredAfterDisarm(CompletableFuture<HttpResponse<String>> held, String runId)
+            throws Exception {
+        assertThat(held).isNotDone();
+        JsonNode disarmed = MAPPER.readTree(admin("POST", "/disarm", "").body());
+        HttpResponse<String> answer = held.get(10, TimeUnit.SECONDS);
         long answeredNanos = System.nanoTime();
 
-        assertThat(answer.body()).isEqualTo("slow");
-        JsonNode stall = onlyStall(runId);
+        JsonNode stall = disarmed.get("stalls").get(0);
+        assertThat(stall.get("run_id").asText()).isEqualTo(runId);
         assertThat(answeredNanos).isGreaterThanOrEqualTo(stall.get("end_ns").asLong());
         assertThat(stall.get("held").asLong()).isEqualTo(1);
+        return answer;
     }
 
     @Test
@@ -134,14 +143,9 @@ class LoadsmithPluginIT {
         return MAPPER.readTree(armed.body()).get("run_id").asText();
     }
 
-    private JsonNode onlyStall(String runId) throws Exception {
-        while (plugin.controller().armed()) {
-            Thread.sleep(5);
-        }
-        JsonNode stalls = MAPPER.readTree(admin("GET", "/stalls?run_id=" + runId, null).body()).get("stalls");
-        assertThat(stalls).hasSize(1);
-        assertThat(stalls.get(0).get("end_ns").asLong() - stalls.get(0).get("start_ns").asLong()).isGreaterThanOrEqualTo(300 * MS);
-        return stalls.get(0);
+    /** Polls every millisecond, for at most 10 s. */
+    private static ConditionFactory poll() {
+        return await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1));
     }
 
     private HttpResponse<String> app(String path) throws Exception {
