@@ -93,17 +93,13 @@ public final class ExperimentRunner {
                     TesterSpec tester = EngineMapping.tester(scenario).round(round).name(String.format(Locale.ROOT,
                             "%s r%d %s", slot.arm().name(), round, slot.stall() ? "stall" : "no-stall"));
                     AgentStalls stalls = slot.stall() ? agentStalls(spec, service, scenario, seed) : null;
-                    int connections = scenario.load().connections();
-                    if (scenario.load().model() == Scenario.Model.OPEN && scenario.load().maxConcurrency() > 0) {
-                        connections = Math.max(connections, scenario.load().maxConcurrency());
-                    }
                     Path runDir = out.resolve("runs").resolve(String.format(Locale.ROOT, "r%d-%s-%s", round,
                             ResultsDirs.fileSafe(slot.arm().name()), slot.stall() ? "stall" : "nostall"));
                     console.printf(Locale.ROOT, "round %d/%d, run %d: %-16s stall %-3s ...", round, spec.rounds(),
                             runNumber, slot.arm().name(), slot.stall() ? "on" : "off");
                     console.flush();
                     StalledRun.Outcome outcome = StalledRun.real(tester, EngineMapping.source(scenario, target),
-                            connections, runDir, stalls, bins);
+                            EngineMapping.transport(scenario), runDir, stalls, bins);
                     RunResult r = outcome.result();
                     console.printf(Locale.ROOT, " p99 %s ms (service %s ms), %d sent%s%n",
                             Demo.fmt(r.latencyMs().corrected().p99(), 2), Demo.fmt(r.latencyMs().service().p99(), 2),

@@ -32,7 +32,8 @@ public record RunResult(
         List<String> warnings,
         List<Object> stalls,
         String requestsLog,
-        String hlog) {
+        String hlog,
+        Connections connections) {
 
     public RunResult {
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
@@ -45,7 +46,7 @@ public record RunResult(
     public RunResult withStalls(List<?> value) {
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, warnings, List.copyOf(value), requestsLog, hlog);
+                timeline, spectrum, steps, warnings, List.copyOf(value), requestsLog, hlog, connections);
     }
 
     /** This run with more warnings appended. */
@@ -54,7 +55,14 @@ public record RunResult(
         all.addAll(more);
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, all, stalls, requestsLog, hlog);
+                timeline, spectrum, steps, all, stalls, requestsLog, hlog, connections);
+    }
+
+    /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
+    public RunResult withConnections(Connections value) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, value);
     }
 
     /** The load model and its settings; fields that do not apply to the model are null. */
@@ -98,6 +106,14 @@ public record RunResult(
 
     /** Requests that waited for a concurrency slot (open) or for the previous answer (paced catch-up). */
     public record Waits(long count, double totalMs, double maxMs) {
+    }
+
+    /**
+     * The transport's connections over the whole run (warm-up included): opened (reconnects included),
+     * reconnects (opened again after a close), failed connects, and connect time p50 and max, ms.
+     */
+    public record Connections(long opened, long reconnects, long failedConnects, double connectP50Ms,
+                              double connectMaxMs) {
     }
 
     /** The tester's own CPU over the counted run (the whole process; for a simulation, the simulator too). */

@@ -9,6 +9,7 @@ import io.loadsmith.tester.scenario.Scenario.Load;
 import io.loadsmith.tester.scenario.Scenario.SeededStalls;
 import io.loadsmith.tester.scenario.Scenario.Simulation;
 import io.loadsmith.tester.schedule.Stage;
+import io.loadsmith.tester.transport.TransportOptions;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +58,20 @@ public final class EngineMapping {
             stages.add(new Stage(stage.durationNanos(), stage.targetPerSecond()));
         }
         return stages;
+    }
+
+    /**
+     * The transport a real run of the scenario uses: {@code target.transport} and {@code target.tls}, and a pool
+     * of {@code load.connections} (open: at least {@code max_concurrency}, so every admitted request finds one).
+     */
+    public static TransportOptions transport(Scenario scenario) {
+        Load load = scenario.load();
+        int connections = load.connections();
+        if (load.model() == Scenario.Model.OPEN && load.maxConcurrency() > 0) {
+            connections = Math.max(connections, load.maxConcurrency());
+        }
+        return TransportOptions.connections(connections).withKind(scenario.target().transport())
+                .withTls(scenario.target().tls());
     }
 
     /** What each arrival sends: the journeys, or one GET of {@code baseUri}. */

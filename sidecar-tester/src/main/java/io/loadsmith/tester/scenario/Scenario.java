@@ -1,6 +1,7 @@
 package io.loadsmith.tester.scenario;
 
 import io.loadsmith.stall.plan.StallKind;
+import io.loadsmith.tester.transport.TransportOptions;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,8 +26,13 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
                        AgentStalls stalls, Load load, Long objectiveNanos, List<Journey> journeys,
                        List<Slo> slos) {
 
-    /** Exactly one of {@code url} and {@code simulate} is non-null. */
-    public record Target(URI url, Simulation simulate) {
+    /**
+     * Exactly one of {@code url} and {@code simulate} is non-null.
+     *
+     * @param transport the HTTP client for a url ({@code target.transport}, default netty)
+     * @param tls       trust for https:// urls ({@code target.tls}, default the JDK's trust store)
+     */
+    public record Target(URI url, Simulation simulate, TransportOptions.Kind transport, TransportOptions.Tls tls) {
         public boolean simulated() {
             return simulate != null;
         }
