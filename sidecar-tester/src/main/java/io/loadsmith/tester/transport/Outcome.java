@@ -18,6 +18,6 @@ public enum Outcome {
     CANCELLED,
     /** Anything else; the detail says what. */
     OTHER,
-    /** The response was malformed or over a size limit; the connection was closed. */
+    /** The response was malformed or over a limit; the connection was closed. */
     BAD_RESPONSE
 }

@@ -238,8 +238,7 @@ public final class JettyTransport implements Transport, TransportStats {
                 request.headers(h -> spec.headers().forEach(h::put));
             }
             if (spec.body() != null) {
-                String type = spec.headers().getOrDefault("Content-Type", spec.headers().get("content-type"));
-                request.body(new BytesRequestContent(type != null ? type : contentTypeOf(spec.body()), spec.body()));
+                request.body(new BytesRequestContent(spec.contentType(), spec.body()));
             }
             flight.request = request;
             inFlight.add(flight);
@@ -286,18 +285,6 @@ public final class JettyTransport implements Transport, TransportStats {
         } catch (Exception e) {
             // stopping is best effort: the exchanges were already completed by cancelAll
         }
-    }
-
-    private static String contentTypeOf(byte[] body) {
-        for (byte b : body) {
-            if (b == '{' || b == '[') {
-                return "application/json";
-            }
-            if (!Character.isWhitespace(b)) {
-                break;
-            }
-        }
-        return "text/plain; charset=utf-8";
     }
 
     /** Maps a failure without a whole response to its outcome. */
