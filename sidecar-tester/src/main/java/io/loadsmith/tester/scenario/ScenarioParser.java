@@ -305,7 +305,7 @@ public final class ScenarioParser {
             try {
                 PemCertificates.read(caFile);
             } catch (IOException e) {
-                throw ca.error(": " + caFile + " " + e.getMessage());
+                throw ca.error("cannot be used: " + caFile + " " + e.getMessage());
             }
         }
         return new TransportOptions.Tls(insecure, caFile);
