@@ -31,12 +31,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Waiting.</b> Nothing is done between tasks but waiting in {@code epoll_wait} (I/O and timers):
  * no spin between sends. For a task in the future the loop arms one Netty scheduled wake-up, which on
- * epoll is a {@code timerfd} with a nanosecond deadline. The kernel returns from such a wait late by the
+ * epoll has a nanosecond deadline ({@code epoll_pwait2}'s timeout, or a {@code timerfd}). The kernel returns from such a wait late by the
  * thread's timer slack (50 µs by default on Linux) and by whatever else runs; the loop learns how late
  * (a low estimate: it follows a smaller lateness at once and a larger one by 1/8 of the gap), wakes that
  * much before the task's moment, at most {@value #MAX_LEAD_NANOS} ns before, and spins only the rest. A
  * wake-up more than {@value #COARSE_NANOS} ns ahead is first armed {@value #COARSE_MARGIN_NANOS} ns
- * early (Netty waits that long with a millisecond {@code epoll_wait} timeout) and re-armed from there.
+ * early (Netty may wait that long with a millisecond timeout) and re-armed from there.
  * On NIO (no native epoll) timers have millisecond precision.
  *
  * <p>A task that throws is reported to the thread's uncaught-exception handler and the loop goes on.
