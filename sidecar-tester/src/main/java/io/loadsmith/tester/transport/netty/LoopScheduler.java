@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Waiting.</b> Nothing is done between tasks but waiting in {@code epoll_wait} (I/O and timers):
  * no spin between sends. For a task in the future the loop arms one Netty scheduled wake-up, which on
- * epoll has a nanosecond deadline ({@code epoll_pwait2}'s timeout, or a {@code timerfd}). The kernel returns from such a wait late by the
- * thread's timer slack (50 µs by default on Linux) and by whatever else runs; the loop learns how late
+ * epoll has a nanosecond deadline ({@code epoll_pwait2}'s timeout, or a {@code timerfd}). The kernel
+ * returns from such a wait late by the thread's timer slack (50 µs by default on Linux) and by whatever
+ * else runs; the loop learns how late
  * (a low estimate: it follows a smaller lateness at once and a larger one by 1/8 of the gap), wakes that
  * much before the task's moment, at most {@value #MAX_LEAD_NANOS} ns before, and spins only the rest. A
  * wake-up more than {@value #COARSE_NANOS} ns ahead is first armed {@value #COARSE_MARGIN_NANOS} ns
