@@ -14,6 +14,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.PriorityQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -137,7 +138,11 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
             event.nextInInbox = head;
         } while (!inbox.compareAndSet(head, event));
         if (!drainPosted.get() && drainPosted.compareAndSet(false, true)) {
-            loop.execute(drainTask);
+            try {
+                loop.execute(drainTask);
+            } catch (RejectedExecutionException closing) {
+                // the loop is closed: its tasks are discarded, as close() says
+            }
         }
     }
 

@@ -32,6 +32,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -143,14 +144,14 @@ public final class NettyTransport implements Transport, TransportStats {
         }
     }
 
-    TransportOptions options() {
-        return options;
-    }
-
     @Override
     public void send(RequestSpec spec, Exchange exchange) {
         if (!eventLoop.inEventLoop()) {
-            eventLoop.execute(() -> send(spec, exchange));
+            try {
+                eventLoop.execute(() -> send(spec, exchange));
+            } catch (RejectedExecutionException closed) {
+                exchange.completed(clock.nanoTime(), 0, Outcome.CANCELLED, "the transport is closed");
+            }
             return;
         }
         started.lazySet(started.get() + 1);
@@ -334,7 +335,11 @@ public final class NettyTransport implements Transport, TransportStats {
     @Override
     public void cancelAll() {
         if (!eventLoop.inEventLoop()) {
-            eventLoop.execute(this::cancelAll);
+            try {
+                eventLoop.execute(this::cancelAll);
+            } catch (RejectedExecutionException closed) {
+                // the loop is closed: nothing is in flight any more
+            }
             return;
         }
         long now = clock.nanoTime();

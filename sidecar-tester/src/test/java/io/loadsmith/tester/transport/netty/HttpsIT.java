@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loadsmith.tester.transport.OpenTransport;
 import io.loadsmith.tester.transport.Outcome;
+import io.loadsmith.tester.transport.RecordedExchange;
 import io.loadsmith.tester.transport.RequestSpec;
 import io.loadsmith.tester.transport.TestCertificates;
 import io.loadsmith.tester.transport.TransportOptions;
 import io.loadsmith.tester.transport.TransportOptions.Kind;
 import io.loadsmith.tester.transport.TransportOptions.Tls;
 import io.loadsmith.tester.transport.Transports;
-import io.loadsmith.tester.transport.netty.NettyTransportIT.Recorded;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -72,9 +72,9 @@ class HttpsIT {
         }
     }
 
-    private static Recorded get(Kind kind, Tls tls) throws Exception {
+    private static RecordedExchange get(Kind kind, Tls tls) throws Exception {
         try (OpenTransport http = Transports.open(TransportOptions.connections(1).withKind(kind).withTls(tls))) {
-            Recorded r = new Recorded();
+            RecordedExchange r = new RecordedExchange();
             http.transport().send(RequestSpec.get(ok, 0, 0), r);
             return r.await();
         }
@@ -83,7 +83,7 @@ class HttpsIT {
     @ParameterizedTest
     @EnumSource(Kind.class)
     void a_ca_file_with_the_servers_certificate_trusts_it(Kind kind) throws Exception {
-        Recorded r = get(kind, new Tls(false, certificate.pem()));
+        RecordedExchange r = get(kind, new Tls(false, certificate.pem()));
         assertThat(r.outcome).as(r.detail).isEqualTo(Outcome.OK);
         assertThat(r.status).isEqualTo(200);
         assertThat(r.sentCalls.get()).isEqualTo(1);
@@ -92,14 +92,14 @@ class HttpsIT {
     @ParameterizedTest
     @EnumSource(Kind.class)
     void insecure_trusts_a_self_signed_certificate(Kind kind) throws Exception {
-        Recorded r = get(kind, new Tls(true, null));
+        RecordedExchange r = get(kind, new Tls(true, null));
         assertThat(r.outcome).as(r.detail).isEqualTo(Outcome.OK);
     }
 
     @ParameterizedTest
     @EnumSource(Kind.class)
     void the_default_trust_refuses_a_self_signed_certificate_without_sending(Kind kind) throws Exception {
-        Recorded r = get(kind, Tls.DEFAULT);
+        RecordedExchange r = get(kind, Tls.DEFAULT);
         assertThat(r.outcome).isEqualTo(Outcome.OTHER);
         assertThat(r.sentCalls.get()).isZero();
         assertThat(r.detail).containsIgnoringCase("certificat");

@@ -6,6 +6,7 @@ import io.loadsmith.tester.transport.ConnectionStats;
 import io.loadsmith.tester.transport.Exchange;
 import io.loadsmith.tester.transport.OpenTransport;
 import io.loadsmith.tester.transport.Outcome;
+import io.loadsmith.tester.transport.RecordedExchange;
 import io.loadsmith.tester.transport.RequestSpec;
 import io.loadsmith.tester.transport.TransportOptions;
 import io.loadsmith.tester.transport.http.TestServer;
@@ -19,10 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,43 +41,6 @@ class NettyTransportIT {
         server.close();
     }
 
-    /** Records what the transport reported for one exchange, and on which thread. */
-    static final class Recorded implements Exchange {
-        final CountDownLatch done = new CountDownLatch(1);
-        final AtomicInteger sentCalls = new AtomicInteger();
-        final AtomicInteger completedCalls = new AtomicInteger();
-        volatile long sentNanos = -1;
-        volatile long endNanos = -1;
-        volatile int status = -1;
-        volatile Outcome outcome;
-        volatile String detail;
-        volatile String thread;
-        volatile boolean completedBeforeSent;
-
-        @Override
-        public void sent(long actualSendNanos) {
-            sentCalls.incrementAndGet();
-            sentNanos = actualSendNanos;
-            completedBeforeSent = completedCalls.get() > 0;
-        }
-
-        @Override
-        public void completed(long endNanos, int status, Outcome outcome, String detail) {
-            completedCalls.incrementAndGet();
-            this.endNanos = endNanos;
-            this.status = status;
-            this.outcome = outcome;
-            this.detail = detail;
-            this.thread = Thread.currentThread().getName();
-            done.countDown();
-        }
-
-        Recorded await() throws InterruptedException {
-            assertThat(done.await(20, TimeUnit.SECONDS)).as("completed within 20 s").isTrue();
-            return this;
-        }
-    }
-
     private static OpenTransport open(int connections) {
         return open(TransportOptions.connections(connections));
     }
@@ -88,8 +49,8 @@ class NettyTransportIT {
         return NettyTransport.open(options);
     }
 
-    private static Recorded send(OpenTransport http, RequestSpec spec) throws InterruptedException {
-        Recorded recorded = new Recorded();
+    private static RecordedExchange send(OpenTransport http, RequestSpec spec) throws InterruptedException {
+        RecordedExchange recorded = new RecordedExchange();
         http.transport().send(spec, recorded);
         return recorded.await();
     }
@@ -102,7 +63,7 @@ class NettyTransportIT {
     void a_good_answer_is_ok_with_send_before_end_on_the_loop_thread() throws Exception {
         try (OpenTransport http = open(2)) {
             long before = System.nanoTime();
-            Recorded r = send(http, RequestSpec.get(server.uri("/ok"), 0, 0));
+            RecordedExchange r = send(http, RequestSpec.get(server.uri("/ok"), 0, 0));
             long after = System.nanoTime();
             assertThat(r.outcome).isEqualTo(Outcome.OK);
             assertThat(r.status).isEqualTo(200);
@@ -121,7 +82,7 @@ class NettyTransportIT {
     @Test
     void a_status_of_400_or_more_is_http_status_without_a_check() throws Exception {
         try (OpenTransport http = open(1)) {
-            Recorded r = send(http, RequestSpec.get(server.uri("/status?code=503"), 0, 0));
+            RecordedExchange r = send(http, RequestSpec.get(server.uri("/status?code=503"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.HTTP_STATUS);
             assertThat(r.status).isEqualTo(503);
             assertThat(r.sentNanos).isPositive();
@@ -138,7 +99,7 @@ class NettyTransportIT {
             RequestSpec badStatus = new RequestSpec("GET", server.uri("/status?code=404"), Map.of(), null,
                     (status, body) -> status == 200 ? null : "status " + status, 0, 0);
             assertThat(send(http, good).outcome).isEqualTo(Outcome.OK);
-            Recorded failed = send(http, bad);
+            RecordedExchange failed = send(http, bad);
             assertThat(failed.outcome).isEqualTo(Outcome.CHECK_FAILED);
             assertThat(failed.detail).isEqualTo("no 43");
             assertThat(send(http, badStatus).outcome).isEqualTo(Outcome.HTTP_STATUS);
@@ -156,7 +117,7 @@ class NettyTransportIT {
                         String text = new String(body, StandardCharsets.UTF_8);
                         return text.equals("t1:{\"a\":1}") ? null : "got " + text;
                     }, 0, 0);
-            Recorded r = send(http, post);
+            RecordedExchange r = send(http, post);
             assertThat(r.detail).isNull();
             assertThat(r.outcome).isEqualTo(Outcome.OK);
         }
@@ -179,7 +140,7 @@ class NettyTransportIT {
     @Test
     void connection_close_from_the_server_closes_and_the_next_request_reconnects() throws Exception {
         try (OpenTransport http = open(1)) {
-            Recorded bye = send(http, RequestSpec.get(server.uri("/bye"), 0, 0));
+            RecordedExchange bye = send(http, RequestSpec.get(server.uri("/bye"), 0, 0));
             assertThat(bye.outcome).isEqualTo(Outcome.OK);
             assertThat(send(http, RequestSpec.get(server.uri("/ok"), 0, 0)).outcome).isEqualTo(Outcome.OK);
             assertThat(send(http, RequestSpec.get(server.uri("/ok"), 0, 0)).outcome).isEqualTo(Outcome.OK);
@@ -205,7 +166,7 @@ class NettyTransportIT {
     void a_refused_connection_is_counted_as_refused_and_never_sent() throws Exception {
         int port = freePort();
         try (OpenTransport http = open(1)) {
-            Recorded r = send(http, RequestSpec.get(URI.create("http://127.0.0.1:" + port + "/"), 0, 0));
+            RecordedExchange r = send(http, RequestSpec.get(URI.create("http://127.0.0.1:" + port + "/"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.REFUSED);
             assertThat(r.status).isZero();
             assertThat(r.sentCalls.get()).isZero();
@@ -217,7 +178,7 @@ class NettyTransportIT {
     @Test
     void a_connection_closed_by_the_server_is_counted_as_reset_and_the_next_request_is_fine() throws Exception {
         try (OpenTransport http = open(1)) {
-            Recorded r = send(http, RequestSpec.get(server.uri("/close"), -1, 0));
+            RecordedExchange r = send(http, RequestSpec.get(server.uri("/close"), -1, 0));
             assertThat(r.outcome).isEqualTo(Outcome.RESET);
             assertThat(r.sentCalls.get()).isEqualTo(1);
             assertThat(send(http, RequestSpec.get(server.uri("/ok"), -1, 0)).outcome).isEqualTo(Outcome.OK);
@@ -226,7 +187,7 @@ class NettyTransportIT {
 
     @Test
     void a_tcp_reset_after_the_request_is_counted_as_reset() throws Exception {
-        Recorded r = againstRawServer(socket -> {
+        RecordedExchange r = againstRawServer(socket -> {
             try {
                 socket.getInputStream().read(new byte[4096]);
                 socket.setSoLinger(true, 0); // close with RST
@@ -240,7 +201,7 @@ class NettyTransportIT {
 
     @Test
     void a_close_in_the_middle_of_the_body_is_reset_with_the_status_seen() throws Exception {
-        Recorded r = againstRawServer(socket -> answer(socket,
+        RecordedExchange r = againstRawServer(socket -> answer(socket,
                 "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b"));
         assertThat(r.outcome).isEqualTo(Outcome.RESET);
         assertThat(r.status).isEqualTo(200);
@@ -248,14 +209,14 @@ class NettyTransportIT {
 
     @Test
     void a_body_delimited_by_the_close_is_ok() throws Exception {
-        Recorded r = againstRawServer(socket -> answer(socket, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nall of it"));
+        RecordedExchange r = againstRawServer(socket -> answer(socket, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nall of it"));
         assertThat(r.outcome).isEqualTo(Outcome.OK);
         assertThat(r.status).isEqualTo(200);
     }
 
     @Test
     void a_malformed_response_is_bad_response() throws Exception {
-        Recorded r = againstRawServer(socket -> answer(socket, "HTTX/1.1 200 OK\r\n\r\n"));
+        RecordedExchange r = againstRawServer(socket -> answer(socket, "HTTX/1.1 200 OK\r\n\r\n"));
         assertThat(r.outcome).isEqualTo(Outcome.BAD_RESPONSE);
         assertThat(r.detail).contains("BAD_STATUS_LINE");
     }
@@ -264,7 +225,7 @@ class NettyTransportIT {
     void a_slow_server_times_out_as_timeout() throws Exception {
         TransportOptions options = TransportOptions.connections(1).withTimeoutNanos(200_000_000L);
         try (OpenTransport http = open(options)) {
-            Recorded r = send(http, RequestSpec.get(server.uri("/sleep?ms=1500"), 0, 0));
+            RecordedExchange r = send(http, RequestSpec.get(server.uri("/sleep?ms=1500"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.TIMEOUT);
             assertThat(r.sentCalls.get()).isEqualTo(1);
             assertThat(r.endNanos - r.sentNanos).as("ended before the server answered").isLessThan(1_500_000_000L);
@@ -278,9 +239,9 @@ class NettyTransportIT {
     @Test
     void cancel_all_completes_every_exchange_in_flight_and_waiting_as_cancelled() throws Exception {
         try (OpenTransport http = open(2)) {
-            List<Recorded> flights = new ArrayList<>();
+            List<RecordedExchange> flights = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
-                Recorded r = new Recorded();
+                RecordedExchange r = new RecordedExchange();
                 http.transport().send(RequestSpec.get(server.uri("/sleep?ms=3000"), -1, 0), r);
                 flights.add(r);
             }
@@ -288,7 +249,7 @@ class NettyTransportIT {
             assertThat(http.stats().sent()).isEqualTo(2); // two on the pool's connections, three waiting
             assertThat(http.stats().inFlight()).isEqualTo(5);
             http.transport().cancelAll();
-            for (Recorded r : flights) {
+            for (RecordedExchange r : flights) {
                 r.await();
                 assertThat(r.outcome).isEqualTo(Outcome.CANCELLED);
                 assertThat(r.completedCalls.get()).isEqualTo(1);
@@ -301,8 +262,8 @@ class NettyTransportIT {
     @Test
     void requests_beyond_the_pool_wait_in_order_and_are_timed_from_their_write() throws Exception {
         try (OpenTransport http = open(1)) {
-            Recorded first = new Recorded();
-            Recorded second = new Recorded();
+            RecordedExchange first = new RecordedExchange();
+            RecordedExchange second = new RecordedExchange();
             http.transport().send(RequestSpec.get(server.uri("/sleep?ms=300"), -1, 0), first);
             http.transport().send(RequestSpec.get(server.uri("/ok"), -1, 0), second);
             first.await();
@@ -319,19 +280,19 @@ class NettyTransportIT {
         URI ok = doomed.uri("/ok");
         try (OpenTransport http = open(4)) {
             assertThat(send(http, RequestSpec.get(doomed.uri("/ok"), -1, 0)).outcome).isEqualTo(Outcome.OK);
-            List<Recorded> slow = new ArrayList<>();
+            List<RecordedExchange> slow = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
-                Recorded r = new Recorded();
+                RecordedExchange r = new RecordedExchange();
                 http.transport().send(RequestSpec.get(doomed.uri("/sleep?ms=2000"), -1, 0), r);
                 slow.add(r);
             }
             awaitSent(http, 5);
             doomed.close();
-            for (Recorded r : slow) {
+            for (RecordedExchange r : slow) {
                 r.await();
                 assertThat(r.outcome).as(r.detail).isIn(Outcome.RESET, Outcome.OK, Outcome.HTTP_STATUS);
             }
-            Recorded after = send(http, RequestSpec.get(ok, -1, 0));
+            RecordedExchange after = send(http, RequestSpec.get(ok, -1, 0));
             assertThat(after.outcome).as(after.detail).isEqualTo(Outcome.REFUSED);
             assertThat(http.stats().inFlight()).isZero();
         }
@@ -340,7 +301,7 @@ class NettyTransportIT {
     @Test
     void a_bad_uri_completes_as_other_without_throwing() throws Exception {
         try (OpenTransport http = open(1)) {
-            Recorded r = send(http, RequestSpec.get(URI.create("ftp://127.0.0.1/x"), 0, 0));
+            RecordedExchange r = send(http, RequestSpec.get(URI.create("ftp://127.0.0.1/x"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.OTHER);
             assertThat(r.sentCalls.get()).isZero();
         }
@@ -351,7 +312,7 @@ class NettyTransportIT {
         OpenTransport http = open(1);
         NettyTransport transport = (NettyTransport) http.transport();
         transport.close();
-        Recorded r = new Recorded();
+        RecordedExchange r = new RecordedExchange();
         AtomicBoolean threw = new AtomicBoolean();
         try {
             transport.send(RequestSpec.get(server.uri("/ok"), 0, 0), r);
@@ -363,6 +324,17 @@ class NettyTransportIT {
             http.close();
         }
         assertThat(threw).isFalse();
+    }
+
+    @Test
+    void a_send_after_the_loop_closed_is_cancelled_on_the_callers_thread() throws Exception {
+        OpenTransport http = open(1);
+        http.close();
+        RecordedExchange r = new RecordedExchange();
+        http.transport().send(RequestSpec.get(server.uri("/ok"), 0, 0), r);
+        assertThat(r.await().outcome).isEqualTo(Outcome.CANCELLED);
+        assertThat(r.thread).isEqualTo(Thread.currentThread().getName());
+        http.transport().cancelAll(); // nothing in flight, and no exception
     }
 
     private static void awaitSent(OpenTransport http, long sent) throws InterruptedException {
@@ -392,7 +364,7 @@ class NettyTransportIT {
     }
 
     /** One request to a one-shot server that does what {@code behaviour} says with the connection, then closes it. */
-    private static Recorded againstRawServer(Consumer<Socket> behaviour) throws Exception {
+    private static RecordedExchange againstRawServer(Consumer<Socket> behaviour) throws Exception {
         try (ServerSocket listener = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
             Thread peer = new Thread(() -> {
                 try (Socket socket = listener.accept()) {
@@ -403,7 +375,7 @@ class NettyTransportIT {
             });
             peer.start();
             try (OpenTransport http = open(1)) {
-                Recorded r = send(http, RequestSpec.get(
+                RecordedExchange r = send(http, RequestSpec.get(
                         URI.create("http://127.0.0.1:" + listener.getLocalPort() + "/"), 0, 0));
                 assertThat(r.completedCalls.get()).isEqualTo(1);
                 assertThat(r.completedBeforeSent).isFalse();
