@@ -86,9 +86,17 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
 
     /** Starts one event loop (native epoll where available, else NIO with a warning) on the system clock. */
     static LoopScheduler start() {
+        return start(true);
+    }
+
+    /** {@link #start()}; {@code nativeEpoll} false forces Java NIO (for tests of the fallback). */
+    static LoopScheduler start(boolean nativeEpoll) {
         IoHandlerFactory handlers;
         Class<? extends SocketChannel> channelType;
-        if (Epoll.isAvailable()) {
+        if (!nativeEpoll) {
+            handlers = NioIoHandler.newFactory();
+            channelType = NioSocketChannel.class;
+        } else if (Epoll.isAvailable()) {
             handlers = EpollIoHandler.newFactory();
             channelType = EpollSocketChannel.class;
         } else {

@@ -117,7 +117,12 @@ public final class NettyTransport implements Transport, TransportStats {
 
     /** Starts an event loop and a transport on it; the loop is the {@link OpenTransport#scheduler()}. */
     public static OpenTransport open(TransportOptions options) {
-        LoopScheduler loop = LoopScheduler.start();
+        return open(options, true);
+    }
+
+    /** {@link #open(TransportOptions)}; {@code nativeEpoll} false forces Java NIO (for tests of the fallback). */
+    static OpenTransport open(TransportOptions options, boolean nativeEpoll) {
+        LoopScheduler loop = LoopScheduler.start(nativeEpoll);
         try {
             NettyTransport transport = new NettyTransport(loop, options);
             return new OpenTransport(loop, transport, transport, loop);

@@ -80,6 +80,19 @@ class NettyTransportIT {
     }
 
     @Test
+    void the_nio_fallback_answers_and_times_out_like_epoll() throws Exception {
+        TransportOptions options = TransportOptions.connections(1).withTimeoutNanos(300_000_000L);
+        try (OpenTransport http = NettyTransport.open(options, false)) {
+            for (int i = 0; i < 20; i++) {
+                assertThat(send(http, RequestSpec.get(server.uri("/ok"), 0, 0)).outcome).isEqualTo(Outcome.OK);
+            }
+            assertThat(send(http, RequestSpec.get(server.uri("/sleep?ms=1500"), 0, 0)).outcome).isEqualTo(Outcome.TIMEOUT);
+            assertThat(http.stats().connections().opened()).isEqualTo(1);
+            assertThat(http.stats().sent()).isEqualTo(21);
+        }
+    }
+
+    @Test
     void a_status_of_400_or_more_is_http_status_without_a_check() throws Exception {
         try (OpenTransport http = open(1)) {
             RecordedExchange r = send(http, RequestSpec.get(server.uri("/status?code=503"), 0, 0));
