@@ -50,7 +50,7 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
     private static final AtomicBoolean WARNED = new AtomicBoolean();
 
     /** The most the loop wakes (and spins) before a task's moment. */
-    static final long MAX_LEAD_NANOS = 50_000;
+    static final long MAX_LEAD_NANOS = 100_000;
     /** A wake-up further ahead than this is first armed coarse. */
     static final long COARSE_NANOS = 5_000_000;
     /** How much earlier a coarse wake-up is armed. */
