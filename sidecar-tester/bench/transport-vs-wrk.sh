@@ -214,6 +214,7 @@ for SERVER in $SERVERS; do
       rate=$(awk -v w="$WRK16" -v f="$frac" 'BEGIN { printf "%d", w * f }')
       [[ $rate -gt 0 ]] || break
       ls_open "$rate" "$LADDER_S" "ladder-$frac-r$ROUND"
+      [[ -f $OUT/$SERVER-ladder-$frac-r$ROUND/results.json ]] || { best=n/a; break; }
       on_schedule "$OUT/$SERVER-ladder-$frac-r$ROUND" "$rate" || break
       best=$frac
     done
