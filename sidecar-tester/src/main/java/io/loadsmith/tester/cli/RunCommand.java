@@ -3,7 +3,6 @@ package io.loadsmith.tester.cli;
 import io.loadsmith.tester.align.AgentStalls;
 import io.loadsmith.tester.align.StalledRun;
 import io.loadsmith.tester.engine.RunControl;
-import io.loadsmith.tester.engine.SystemScheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.report.ReportWriter;
@@ -15,7 +14,8 @@ import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioParser;
 import io.loadsmith.tester.scenario.Slo;
 import io.loadsmith.tester.simulate.Simulation;
-import io.loadsmith.tester.transport.http.JettyTransport;
+import io.loadsmith.tester.transport.OpenTransport;
+import io.loadsmith.tester.transport.Transports;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -155,15 +155,12 @@ final class RunCommand implements Callable<Integer> {
 
     private StalledRun.Outcome runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent, Path dir,
                                        RunControl control) throws Exception {
-        int connections = scenario.connections();
-        try (SystemScheduler scheduler = SystemScheduler.start();
-             JettyTransport http = JettyTransport.start(scheduler, JettyTransport.Options.connections(connections))) {
-            CountingTransport counted = new CountingTransport(http);
+        try (OpenTransport http = Transports.open(scenario.transport())) {
             boolean terminal = System.console() != null;
-            Progress live = "none".equals(progress) ? null : new Progress(counted, control.live(), spec.commandLine().getOut(),
-                    "line".equals(progress) || ("auto".equals(progress) && terminal));
+            Progress live = "none".equals(progress) ? null : new Progress(http.stats(), control.live(),
+                    spec.commandLine().getOut(), "line".equals(progress) || ("auto".equals(progress) && terminal));
             try {
-                return StalledRun.run(tester, scheduler, counted, scenario.source(url), dir, agent,
+                return StalledRun.run(tester, http, scenario.source(url), dir, agent,
                         agent == null ? null : ScenarioStalls.bins(scenario), control);
             } finally {
                 if (live != null) {

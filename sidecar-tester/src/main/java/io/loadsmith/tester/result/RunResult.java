@@ -45,7 +45,8 @@ public record RunResult(
         Long clockOffsetNs,
         Long clockUncertaintyNs,
         Long clockOffsetUsedNs,
-        String runId) {
+        String runId,
+        Connections connections) {
 
     public RunResult {
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
@@ -63,7 +64,7 @@ public record RunResult(
                      String hlog) {
         this(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts, latencyMs, estimate,
                 aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline, spectrum, steps,
-                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null);
+                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -81,7 +82,7 @@ public record RunResult(
                 requestsLog == null ? null : prefix + requestsLog, hlog == null ? null : prefix + hlog, folder, line,
                 aligned == null ? null : aligned.summary(),
                 aligned == null ? null : aligned.clockOffsetNs(), aligned == null ? null : aligned.clockUncertaintyNs(),
-                aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId());
+                aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId(), connections);
     }
 
     /** This run with more warnings appended. */
@@ -91,7 +92,15 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, all, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections);
+    }
+
+    /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
+    public RunResult withConnections(Connections value) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
+                clockUncertaintyNs, clockOffsetUsedNs, runId, value);
     }
 
     /**
@@ -169,6 +178,14 @@ public record RunResult(
 
     /** Requests that waited for a concurrency slot (open) or for the previous answer (paced catch-up). */
     public record Waits(long count, double totalMs, double maxMs) {
+    }
+
+    /**
+     * The transport's connections over the whole run (warm-up included): opened (reconnects included),
+     * reconnects (opened again after a close), failed connects, and connect time p50 and max, ms.
+     */
+    public record Connections(long opened, long reconnects, long failedConnects, double connectP50Ms,
+                              double connectMaxMs) {
     }
 
     /** The tester's own CPU over the counted run (the whole process; for a simulation, the simulator too). */

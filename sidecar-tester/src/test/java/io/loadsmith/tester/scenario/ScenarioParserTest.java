@@ -12,6 +12,8 @@ import io.loadsmith.tester.engine.TesterSpec.Model;
 import io.loadsmith.tester.engine.TesterSpec.OnLate;
 import io.loadsmith.tester.scenario.Scenario.Step;
 import io.loadsmith.tester.schedule.Stage;
+import io.loadsmith.tester.transport.TestCertificates;
+import io.loadsmith.tester.transport.TransportOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -315,5 +317,41 @@ class ScenarioParserTest {
         assertThatThrownBy(() -> parse(text))
                 .isInstanceOf(ScenarioException.class)
                 .hasMessage(message.replace("DIR", dir.toString()));
+    }
+
+    @Test
+    void the_transport_is_netty_unless_target_transport_says_jetty() {
+        String yaml = "target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\n";
+        assertThat(parse(yaml).target().transport()).isEqualTo(TransportOptions.Kind.NETTY);
+        assertThat(parse(yaml, "target.transport=jetty").target().transport()).isEqualTo(TransportOptions.Kind.JETTY);
+        assertThat(parse(yaml).target().tls()).isEqualTo(TransportOptions.Tls.DEFAULT);
+        assertThatThrownBy(() -> parse(yaml, "target.transport=okhttp"))
+                .hasMessage("--set target.transport=okhttp: target.transport must be one of netty, jetty (got \"okhttp\")");
+    }
+
+    @Test
+    void tls_trust_is_read_for_https_targets() throws Exception {
+        Path pem = Files.move(TestCertificates.make(dir).pem(), dir.resolve("ca.pem"));
+        Scenario insecure = parse("target: {url: 'https://h', tls: {insecure: true}}\nload: {rate: 1, duration: 1s}\n");
+        assertThat(insecure.target().tls()).isEqualTo(new TransportOptions.Tls(true, null));
+        Scenario ca = parse("target: {url: 'https://h', tls: {ca_file: ca.pem}}\nload: {rate: 1, duration: 1s}\n");
+        assertThat(ca.target().tls()).isEqualTo(new TransportOptions.Tls(false, pem));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            `target: {url: 'http://h', tls: {insecure: true}}\\nload: {rate: 1, duration: 1s}\\n`           | score.yaml:1: target.tls is only for an https:// url (got "http://h")
+            `target: {url: 'https://h', tls: {insecure: yes please}}\\nload: {rate: 1, duration: 1s}\\n`    | score.yaml:1: target.tls.insecure must be true or false (got "yes please")
+            `target: {url: 'https://h', tls: {ca_file: none.pem}}\\nload: {rate: 1, duration: 1s}\\n`       | score.yaml:1: target.tls.ca_file names a file that does not exist: DIR/none.pem
+            `target: {url: 'https://h', tls: {ca_file: customers.csv}}\\nload: {rate: 1, duration: 1s}\\n`  | score.yaml:1: target.tls.ca_file cannot be used: DIR/customers.csv is not a PEM file of certificates (No certificate data found)
+            `target: {url: 'https://h', tls: {insecure: true, ca_file: customers.csv}}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.tls.ca_file cannot go with insecure: true (which trusts any certificate)
+            `target: {url: 'https://h', tls: {verify: false}}\\nload: {rate: 1, duration: 1s}\\n`          | score.yaml:1: target.tls.verify is not a known key
+            `target: {simulate: {service_time: 1ms}, transport: jetty}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.transport is only for a target.url (a simulation has no HTTP client)
+            """)
+    void bad_transport_and_tls_keys_name_file_line_and_key(String yaml, String message) {
+        String text = yaml.replace("\\n", "\n");
+        assertThatThrownBy(() -> parse(text))
+                .isInstanceOf(ScenarioException.class)
+                .hasMessageStartingWith(message.replace("DIR", dir.toString()));
     }
 }

@@ -1,6 +1,12 @@
 package io.loadsmith.tester.transport.http;
 
 import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.tester.engine.SystemScheduler;
+import io.loadsmith.tester.transport.ConnectionStats;
+import io.loadsmith.tester.transport.OpenTransport;
+import io.loadsmith.tester.transport.PemCertificates;
+import io.loadsmith.tester.transport.TransportOptions;
+import io.loadsmith.tester.transport.TransportStats;
 import io.loadsmith.tester.transport.Exchange;
 import io.loadsmith.tester.transport.Outcome;
 import io.loadsmith.tester.transport.RequestSpec;
@@ -32,6 +38,7 @@ import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.thread.Invocable.InvocationType;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -64,7 +71,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * }
  * }</pre>
  */
-public final class JettyTransport implements Transport {
+public final class JettyTransport implements Transport, TransportStats {
 
     /**
      * @param maxConnections      kept-alive connections per destination (>= 1); more requests wait in Jetty's queue
@@ -112,6 +119,7 @@ public final class JettyTransport implements Transport {
     private final HttpClient client;
     private final Set<Flight> inFlight = ConcurrentHashMap.newKeySet();
     private final LongAdder[] counts = new LongAdder[OUTCOMES.length];
+    private final LongAdder sent = new LongAdder();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private JettyTransport(Clock clock, Options options, HttpClient client) {
@@ -129,6 +137,28 @@ public final class JettyTransport implements Transport {
      * @throws IllegalStateException when Jetty's client cannot start
      */
     public static JettyTransport start(Clock clock, Options options) {
+        return start(clock, options, TransportOptions.Tls.DEFAULT);
+    }
+
+    /**
+     * Opens a {@link SystemScheduler} and a client on it with these options (the factory's Jetty choice,
+     * {@code target.transport: jetty}).
+     */
+    public static OpenTransport open(TransportOptions options) {
+        SystemScheduler scheduler = SystemScheduler.start();
+        try {
+            JettyTransport http = start(scheduler, Options.connections(options.connections())
+                    .withTimeoutNanos(options.timeoutNanos())
+                    .withConnectTimeoutNanos(options.connectTimeoutNanos()), options.tls());
+            return new OpenTransport(scheduler, http, http, scheduler);
+        } catch (RuntimeException e) {
+            scheduler.close();
+            throw e;
+        }
+    }
+
+    /** {@link #start(Clock, Options)} trusting https:// servers as {@code tls} says. */
+    public static JettyTransport start(Clock clock, Options options, TransportOptions.Tls tls) {
         QueuedThreadPool threads = new QueuedThreadPool(options.threads(), Math.min(options.threads(), 3));
         threads.setName("loadsmith-http");
         threads.setDaemon(true);
@@ -137,6 +167,7 @@ public final class JettyTransport implements Transport {
         connector.setTCPNoDelay(true);
         connector.setConnectTimeout(Duration.ofNanos(options.connectTimeoutNanos()));
         connector.setExecutor(threads);
+        connector.setSslContextFactory(sslContextFactory(tls));
         HttpClientTransportOverHTTP transport = new HttpClientTransportOverHTTP(connector);
         // the listeners below never block (a completion is one compare-and-set into the scheduler's inbox),
         // so Jetty may run them on the selector thread instead of handing every response to a pool thread
@@ -158,8 +189,38 @@ public final class JettyTransport implements Transport {
         return new JettyTransport(clock, options, client);
     }
 
+    private static SslContextFactory.Client sslContextFactory(TransportOptions.Tls tls) {
+        SslContextFactory.Client ssl = new SslContextFactory.Client(tls.insecure());
+        if (tls.insecure()) {
+            ssl.setEndpointIdentificationAlgorithm(null);
+        } else if (tls.caFile() != null) {
+            try {
+                ssl.setTrustStore(PemCertificates.trustStore(tls.caFile()));
+            } catch (IOException e) {
+                throw new IllegalStateException(tls.caFile() + " " + e.getMessage(), e);
+            }
+        }
+        return ssl;
+    }
+
     public Options options() {
         return options;
+    }
+
+    @Override
+    public long sent() {
+        return sent.sum();
+    }
+
+    @Override
+    public long inFlight() {
+        return inFlight.size();
+    }
+
+    /** Not counted for Jetty's pool: null. */
+    @Override
+    public ConnectionStats connections() {
+        return null;
     }
 
     @Override
@@ -177,8 +238,7 @@ public final class JettyTransport implements Transport {
                 request.headers(h -> spec.headers().forEach(h::put));
             }
             if (spec.body() != null) {
-                String type = spec.headers().getOrDefault("Content-Type", spec.headers().get("content-type"));
-                request.body(new BytesRequestContent(type != null ? type : contentTypeOf(spec.body()), spec.body()));
+                request.body(new BytesRequestContent(spec.contentType(), spec.body()));
             }
             flight.request = request;
             inFlight.add(flight);
@@ -213,11 +273,6 @@ public final class JettyTransport implements Transport {
         return all;
     }
 
-    /** Exchanges started and not yet completed. */
-    public int inFlight() {
-        return inFlight.size();
-    }
-
     /** Cancels what is in flight and stops the client. */
     @Override
     public void close() {
@@ -230,18 +285,6 @@ public final class JettyTransport implements Transport {
         } catch (Exception e) {
             // stopping is best effort: the exchanges were already completed by cancelAll
         }
-    }
-
-    private static String contentTypeOf(byte[] body) {
-        for (byte b : body) {
-            if (b == '{' || b == '[') {
-                return "application/json";
-            }
-            if (!Character.isWhitespace(b)) {
-                break;
-            }
-        }
-        return "text/plain; charset=utf-8";
     }
 
     /** Maps a failure without a whole response to its outcome. */
@@ -297,6 +340,7 @@ public final class JettyTransport implements Transport {
         public void onCommit(Request request) {
             if (!sent) {
                 sent = true;
+                JettyTransport.this.sent.increment();
                 exchange.sent(clock.nanoTime());
             }
         }
