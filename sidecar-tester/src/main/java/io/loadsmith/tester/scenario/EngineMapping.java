@@ -61,7 +61,8 @@ public final class EngineMapping {
     }
 
     /**
-     * The transport a real run of the scenario uses: {@code target.transport} and {@code target.tls}, and a pool
+     * The transport a real run of the scenario uses: {@code target.transport}, {@code target.tls} and
+     * {@code target.http}, and a pool
      * of {@code load.connections} (open: at least {@code max_concurrency}, so every admitted request finds one).
      */
     public static TransportOptions transport(Scenario scenario) {
@@ -71,7 +72,7 @@ public final class EngineMapping {
             connections = Math.max(connections, load.maxConcurrency());
         }
         return TransportOptions.connections(connections).withKind(scenario.target().transport())
-                .withTls(scenario.target().tls());
+                .withTls(scenario.target().tls()).withHttp(scenario.target().http());
     }
 
     /** What each arrival sends: the journeys, or one GET of {@code baseUri}. */

@@ -31,8 +31,10 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
      *
      * @param transport the HTTP client for a url ({@code target.transport}, default netty)
      * @param tls       trust for https:// urls ({@code target.tls}, default the JDK's trust store)
+     * @param http      the HTTP version for a url ({@code target.http}, default 1.1; 2 runs on jetty)
      */
-    public record Target(URI url, Simulation simulate, TransportOptions.Kind transport, TransportOptions.Tls tls) {
+    public record Target(URI url, Simulation simulate, TransportOptions.Kind transport, TransportOptions.Tls tls,
+                         TransportOptions.Http http) {
         public boolean simulated() {
             return simulate != null;
         }
