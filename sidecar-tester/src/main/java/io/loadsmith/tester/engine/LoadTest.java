@@ -327,7 +327,7 @@ public final class LoadTest {
                             cpuNanos < 0 ? -1 : cpuNanos / 1e6),
                     timeline,
                     new RunResult.Spectrum(spectrum(total.service()), spectrum(total.corrected())),
-                    steps, warnings, List.of(), RequestLog.FILE_NAME, RunRecorder.HLOG_FILE_NAME, null);
+                    steps, warnings, List.of(), RequestLog.FILE_NAME, RunRecorder.HLOG_FILE_NAME, null, null);
         }
 
         /** recordValueWithExpectedInterval over the per-request log, streamed: exact values, flat memory. */

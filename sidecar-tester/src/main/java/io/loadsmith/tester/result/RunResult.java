@@ -33,7 +33,8 @@ public record RunResult(
         List<Object> stalls,
         String requestsLog,
         String hlog,
-        Connections connections) {
+        Connections connections,
+        TransportUsed transport) {
 
     public RunResult {
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
@@ -46,7 +47,7 @@ public record RunResult(
     public RunResult withStalls(List<?> value) {
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, warnings, List.copyOf(value), requestsLog, hlog, connections);
+                timeline, spectrum, steps, warnings, List.copyOf(value), requestsLog, hlog, connections, transport);
     }
 
     /** This run with more warnings appended. */
@@ -55,14 +56,21 @@ public record RunResult(
         all.addAll(more);
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, all, stalls, requestsLog, hlog, connections);
+                timeline, spectrum, steps, all, stalls, requestsLog, hlog, connections, transport);
     }
 
     /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
     public RunResult withConnections(Connections value) {
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, value);
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, value, transport);
+    }
+
+    /** This run with the transport that ran it (null: none, a simulation). */
+    public RunResult withTransport(TransportUsed value) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, connections, value);
     }
 
     /** The load model and its settings; fields that do not apply to the model are null. */
@@ -114,6 +122,13 @@ public record RunResult(
      */
     public record Connections(long opened, long reconnects, long failedConnects, double connectP50Ms,
                               double connectMaxMs) {
+    }
+
+    /**
+     * The HTTP client a real run used: {@code kind} ({@code netty}, {@code jetty}: {@code target.transport}) and
+     * {@code http}, the HTTP version ({@code 1.1}, {@code 2}: {@code target.http}).
+     */
+    public record TransportUsed(String kind, String http) {
     }
 
     /** The tester's own CPU over the counted run (the whole process; for a simulation, the simulator too). */

@@ -37,6 +37,7 @@ import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
@@ -56,8 +57,8 @@ import picocli.CommandLine;
 
 /**
  * HTTP/2 on the Jetty transport ({@code target.http: 2}) against a Jetty 12 server on 127.0.0.1 with two
- * HTTP/2-only connectors: h2c (prior knowledge) and h2 over TLS negotiated by ALPN, with a certificate made
- * at test time. Paths: {@code /ok} 200 "hello"; {@code /status?code=N}; {@code /reset} sends its headers and
+ * HTTP/2-only connectors, h2c (prior knowledge) and h2 over TLS negotiated by ALPN, and a TLS connector that
+ * speaks only HTTP/1.1, with a certificate made at test time. Paths: {@code /ok} 200 "hello"; {@code /status?code=N}; {@code /reset} sends its headers and
  * part of a body, then fails, which Jetty answers with a RST_STREAM; {@code /close} closes the connection.
  */
 class Http2IT {
@@ -67,6 +68,7 @@ class Http2IT {
     private static Server server;
     private static URI h2c;
     private static URI h2;
+    private static URI http11OverTls;
     /** Requests the server handled, by "HTTP version, plain or tls". */
     private static final Map<String, LongAdder> seen = new ConcurrentHashMap<>();
 
@@ -85,7 +87,9 @@ class Http2IT {
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2");
         ServerConnector secure = new ServerConnector(server, new SslConnectionFactory(tls, alpn.getProtocol()), alpn,
                 new HTTP2ServerConnectionFactory(config));
-        for (ServerConnector connector : List.of(plain, secure)) {
+        ServerConnector secureHttp11 = new ServerConnector(server, new SslConnectionFactory(tls, "http/1.1"),
+                new HttpConnectionFactory(config));
+        for (ServerConnector connector : List.of(plain, secure, secureHttp11)) {
             connector.setHost("127.0.0.1");
             connector.setPort(0);
             server.addConnector(connector);
@@ -116,6 +120,7 @@ class Http2IT {
         server.start();
         h2c = URI.create("http://127.0.0.1:" + plain.getLocalPort());
         h2 = URI.create("https://127.0.0.1:" + secure.getLocalPort());
+        http11OverTls = URI.create("https://127.0.0.1:" + secureHttp11.getLocalPort());
     }
 
     private static void write(Response response, int status, Callback callback) {
@@ -218,6 +223,15 @@ class Http2IT {
     }
 
     @Test
+    void h2_to_a_tls_server_that_does_not_offer_h2_fails_each_request_as_other_without_sending() throws Exception {
+        Recorded r = sendAll(http2(1, new Tls(true, null)), gets(http11OverTls.resolve("/ok"), 1)).get(0);
+        assertThat(r.outcome).isEqualTo(Outcome.OTHER);
+        assertThat(r.detail).startsWith("java.io.IOException: frame_size_error");
+        assertThat(r.sentCalls.get()).isZero();
+        assertThat(seen).isEmpty();
+    }
+
+    @Test
     void a_stream_reset_by_the_server_is_reset_and_the_connection_serves_the_next_request() throws Exception {
         try (OpenTransport http = Transports.open(http2(1, Tls.DEFAULT))) {
             Recorded reset = new Recorded();
@@ -281,6 +295,8 @@ class Http2IT {
         assertThat(errors.toString()).isEmpty();
         assertThat(exit).as(console.toString()).isEqualTo(ExitCodes.OK);
         JsonNode run = new ObjectMapper().readTree(out.resolve("results.json").toFile()).at("/runs/0");
+        assertThat(run.at("/transport/kind").asText()).isEqualTo("jetty");
+        assertThat(run.at("/transport/http").asText()).isEqualTo("2");
         JsonNode counts = run.get("counts");
         long scheduled = counts.get("scheduled").asLong();
         long sent = counts.get("sent").asLong();
