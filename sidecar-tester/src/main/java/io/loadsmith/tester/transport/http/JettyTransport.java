@@ -65,14 +65,16 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * have been written to the socket. A request that waits for a free connection in Jetty's queue is
  * therefore timed from the moment its bytes left, not from {@link #send}; the wait shows up only in
  * corrected latency. ({@code onBegin} fires earlier, when a connection has been taken but before the
- * headers are generated and written.)
+ * headers are generated and written.) On HTTP/2 {@code onCommit} comes once the stream's HEADERS frame (and
+ * a small body's DATA frame with it) has been written; a request waiting for a free stream is timed the same
+ * way.
  *
  * <p><b>Outcomes.</b> Without a {@link ResponseCheck} a status below 400 is {@link Outcome#OK}, else
  * {@link Outcome#HTTP_STATUS}. With a check, the check decides: a failing check is {@link Outcome#HTTP_STATUS}
  * when the status is 400 or more, else {@link Outcome#CHECK_FAILED}. Failures without a whole response:
- * connection refused {@link Outcome#REFUSED}; reset or closed early {@link Outcome#RESET}; the per-request
- * timeout or the connect timeout {@link Outcome#TIMEOUT}; {@link #cancelAll()} {@link Outcome#CANCELLED};
- * anything else {@link Outcome#OTHER} with the exception in the detail. Nothing a server does makes
+ * connection refused {@link Outcome#REFUSED}; reset or closed early, or on HTTP/2 a stream reset by the server
+ * (RST_STREAM), {@link Outcome#RESET}; the per-request timeout or the connect timeout {@link Outcome#TIMEOUT};
+ * {@link #cancelAll()} {@link Outcome#CANCELLED}; anything else {@link Outcome#OTHER} with the exception in the detail. Nothing a server does makes
  * {@link #send} throw. Every outcome is counted ({@link #count(Outcome)}).
  *
  * <p>Thread-safe. Exchanges are completed on Jetty's threads, usually its selector thread (the client's
