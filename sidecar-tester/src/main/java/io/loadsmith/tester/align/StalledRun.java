@@ -54,6 +54,12 @@ public final class StalledRun {
         public Outcome withResult(RunResult value) {
             return new Outcome(value, offset, armed, stalls, alignment, missing);
         }
+
+        /** The same outcome with the transport that ran it in its result ({@code runs[].transport}). */
+        public Outcome withTransport(TransportOptions options) {
+            return withResult(result.withTransport(
+                    new RunResult.TransportUsed(options.kind().wireName(), options.http().wireName())));
+        }
     }
 
     /**
@@ -72,7 +78,7 @@ public final class StalledRun {
     public static Outcome real(TesterSpec tester, RequestSource source, TransportOptions transport, Path runDir,
                                AgentStalls stalls, AlignedBins bins) throws IOException {
         try (OpenTransport http = Transports.open(transport)) {
-            return run(tester, http, source, runDir, stalls, bins, new RunControl());
+            return run(tester, http, source, runDir, stalls, bins, new RunControl()).withTransport(transport);
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {

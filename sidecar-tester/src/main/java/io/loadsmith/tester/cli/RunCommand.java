@@ -15,6 +15,7 @@ import io.loadsmith.tester.scenario.ScenarioParser;
 import io.loadsmith.tester.scenario.Slo;
 import io.loadsmith.tester.simulate.Simulation;
 import io.loadsmith.tester.transport.OpenTransport;
+import io.loadsmith.tester.transport.TransportOptions;
 import io.loadsmith.tester.transport.Transports;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -155,13 +156,14 @@ final class RunCommand implements Callable<Integer> {
 
     private StalledRun.Outcome runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent, Path dir,
                                        RunControl control) throws Exception {
-        try (OpenTransport http = Transports.open(scenario.transport())) {
+        TransportOptions options = scenario.transport();
+        try (OpenTransport http = Transports.open(options)) {
             boolean terminal = System.console() != null;
             Progress live = "none".equals(progress) ? null : new Progress(http.stats(), control.live(),
                     spec.commandLine().getOut(), "line".equals(progress) || ("auto".equals(progress) && terminal));
             try {
                 return StalledRun.run(tester, http, scenario.source(url), dir, agent,
-                        agent == null ? null : ScenarioStalls.bins(scenario), control);
+                        agent == null ? null : ScenarioStalls.bins(scenario), control).withTransport(options);
             } finally {
                 if (live != null) {
                     live.close();

@@ -36,8 +36,10 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
      *
      * @param transport the HTTP client for a url ({@code target.transport}, default netty)
      * @param tls       trust for https:// urls ({@code target.tls}, default the JDK's trust store)
+     * @param http      the HTTP version for a url ({@code target.http}, default 1.1; 2 runs on jetty)
      */
-    public record Target(URI url, Simulation.Target simulate, TransportOptions.Kind transport, TransportOptions.Tls tls) {
+    public record Target(URI url, Simulation.Target simulate, TransportOptions.Kind transport, TransportOptions.Tls tls,
+                         TransportOptions.Http http) {
         public boolean simulated() {
             return simulate != null;
         }
@@ -53,9 +55,11 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
     public record AgentStalls(URI admin, Path tokenFile, StallPlan plan) {
     }
 
-    /** The transport a real run uses: {@code target.transport} and {@code target.tls}, a pool of {@link #connections}. */
+    /** The transport a real run uses: {@code target.transport}, {@code target.tls} and
+     * {@code target.http}, a pool of {@link #connections}. */
     public TransportOptions transport() {
-        return TransportOptions.connections(connections).withKind(target.transport()).withTls(target.tls());
+        return TransportOptions.connections(connections).withKind(target.transport()).withTls(target.tls())
+                .withHttp(target.http());
     }
 
     /** What each arrival sends: the journeys, or one GET of {@code baseUri}. */

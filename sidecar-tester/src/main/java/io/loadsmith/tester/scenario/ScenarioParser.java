@@ -71,7 +71,7 @@ public final class ScenarioParser {
     static final double MAX_RATE = 1_000_000;
 
     private static final Set<String> ROOT = keys("name", "target", "stalls", "load", "objective", "journeys", "slos");
-    private static final Set<String> TARGET = keys("url", "simulate", "transport", "tls");
+    private static final Set<String> TARGET = keys("url", "simulate", "transport", "tls", "http");
     private static final Set<String> TLS = keys("insecure", "ca_file");
     private static final Set<String> SIMULATE = keys("servers", "service_time", "stalls");
     private static final Set<String> SERVICE_TIME = keys("distribution", "mean", "median", "sigma");
@@ -250,17 +250,22 @@ public final class ScenarioParser {
             throw field.error("needs exactly one of url (a real service) or simulate (a simulated one)");
         }
         if (f.containsKey("simulate")) {
-            for (String key : List.of("transport", "tls")) {
+            for (String key : List.of("transport", "tls", "http")) {
                 if (f.containsKey(key)) {
                     throw f.get(key).error("is only for a target.url (a simulation has no HTTP client)");
                 }
             }
             return new Target(null, simulation(f.get("simulate"), horizonNanos), TransportOptions.Kind.NETTY,
-                    TransportOptions.Tls.DEFAULT);
+                    TransportOptions.Tls.DEFAULT, TransportOptions.Http.HTTP_1_1);
         }
         URI url = httpUrl(f.get("url"));
+        TransportOptions.Http http = f.containsKey("http") ? httpVersion(f.get("http")) : TransportOptions.Http.HTTP_1_1;
         TransportOptions.Kind kind = f.containsKey("transport") ? f.get("transport").choice(TransportOptions.Kind.class)
-                : TransportOptions.Kind.NETTY;
+                : http == TransportOptions.Http.HTTP_2 ? TransportOptions.Kind.JETTY : TransportOptions.Kind.NETTY;
+        if (http == TransportOptions.Http.HTTP_2 && kind != TransportOptions.Kind.JETTY) {
+            throw f.get("transport").error("must be jetty with target.http: 2 (HTTP/2 needs target.transport: "
+                    + "jetty; " + kind.wireName() + " speaks HTTP/1.1 only)");
+        }
         TransportOptions.Tls tls = TransportOptions.Tls.DEFAULT;
         if (f.containsKey("tls")) {
             if (!"https".equals(url.getScheme())) {
@@ -268,7 +273,18 @@ public final class ScenarioParser {
             }
             tls = tls(f.get("tls"));
         }
-        return new Target(url, null, kind, tls);
+        return new Target(url, null, kind, tls, http);
+    }
+
+    /** {@code target.http: "1.1"} or {@code "2"} (a YAML number or string). */
+    private static TransportOptions.Http httpVersion(Field field) {
+        String text = field.text().trim();
+        for (TransportOptions.Http version : TransportOptions.Http.values()) {
+            if (version.wireName().equals(text)) {
+                return version;
+            }
+        }
+        throw field.error("must be \"1.1\" or \"2\" (got " + Field.quote(text) + ")");
     }
 
     /** {@code target.tls: {insecure: true}} or {@code {ca_file: PATH}} (PEM, relative to the scenario). */

@@ -20,7 +20,8 @@ public final class Transports {
     /**
      * Opens the transport {@code options.kind()} names with its scheduler: {@link TransportOptions.Kind#NETTY}
      * runs the schedule on the event loop that owns the connections; {@link TransportOptions.Kind#JETTY} runs
-     * Jetty's client beside a {@code SystemScheduler}.
+     * Jetty's client beside a {@code SystemScheduler}, on HTTP/1.1 or, with {@link TransportOptions.Http#HTTP_2}
+     * (which only Jetty speaks), HTTP/2.
      *
      * @throws IllegalStateException when the client cannot start (e.g. an unreadable CA file)
      */

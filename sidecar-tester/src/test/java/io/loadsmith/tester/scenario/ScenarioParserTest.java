@@ -330,6 +330,24 @@ class ScenarioParserTest {
     }
 
     @Test
+    void http_is_1_1_unless_target_http_says_2_which_runs_on_jetty() {
+        String yaml = "target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\n";
+        assertThat(parse(yaml).target().http()).isEqualTo(TransportOptions.Http.HTTP_1_1);
+        assertThat(parse(yaml, "target.http=1.1").target().http()).isEqualTo(TransportOptions.Http.HTTP_1_1);
+        Scenario h2 = parse(yaml, "target.http=2");
+        assertThat(h2.target().http()).isEqualTo(TransportOptions.Http.HTTP_2);
+        assertThat(h2.target().transport()).isEqualTo(TransportOptions.Kind.JETTY);
+        Scenario h2Jetty = parse(yaml, "target.transport=jetty", "target.http=2");
+        assertThat(h2Jetty.target().transport()).isEqualTo(TransportOptions.Kind.JETTY);
+        assertThat(h2Jetty.transport().http()).isEqualTo(TransportOptions.Http.HTTP_2);
+        assertThat(h2Jetty.transport().kind()).isEqualTo(TransportOptions.Kind.JETTY);
+        Scenario quoted = parse("target: {url: 'https://h', http: \"2\", tls: {insecure: true}}\n"
+                + "load: {rate: 1, duration: 1s}\n");
+        assertThat(quoted.target().http()).isEqualTo(TransportOptions.Http.HTTP_2);
+        assertThat(quoted.target().tls()).isEqualTo(new TransportOptions.Tls(true, null));
+    }
+
+    @Test
     void tls_trust_is_read_for_https_targets() throws Exception {
         Path pem = Files.move(TestCertificates.make(dir).pem(), dir.resolve("ca.pem"));
         Scenario insecure = parse("target: {url: 'https://h', tls: {insecure: true}}\nload: {rate: 1, duration: 1s}\n");
@@ -347,6 +365,10 @@ class ScenarioParserTest {
             `target: {url: 'https://h', tls: {insecure: true, ca_file: customers.csv}}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.tls.ca_file cannot go with insecure: true (which trusts any certificate)
             `target: {url: 'https://h', tls: {verify: false}}\\nload: {rate: 1, duration: 1s}\\n`          | score.yaml:1: target.tls.verify is not a known key
             `target: {simulate: {service_time: 1ms}, transport: jetty}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.transport is only for a target.url (a simulation has no HTTP client)
+            `target: {simulate: {service_time: 1ms}, http: 2}\\nload: {rate: 1, duration: 1s}\\n`     | score.yaml:1: target.http is only for a target.url (a simulation has no HTTP client)
+            `target: {url: 'http://h', http: 3}\\nload: {rate: 1, duration: 1s}\\n`                    | score.yaml:1: target.http must be "1.1" or "2" (got "3")
+            `target: {url: 'http://h', http: h2}\\nload: {rate: 1, duration: 1s}\\n`                   | score.yaml:1: target.http must be "1.1" or "2" (got "h2")
+            `target:\\n  url: 'http://h'\\n  transport: netty\\n  http: 2\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:3: target.transport must be jetty with target.http: 2 (HTTP/2 needs target.transport: jetty; netty speaks HTTP/1.1 only)
             """)
     void bad_transport_and_tls_keys_name_file_line_and_key(String yaml, String message) {
         String text = yaml.replace("\\n", "\n");

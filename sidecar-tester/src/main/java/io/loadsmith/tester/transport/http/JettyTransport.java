@@ -28,7 +28,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
 import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.AbstractHttpClientTransport;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
@@ -36,28 +38,43 @@ import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.thread.Invocable.InvocationType;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The real {@link Transport}: HTTP/1.1 over Jetty's {@link HttpClient}, with a kept-alive connection pool
- * of {@link Options#maxConnections()} connections per destination (host and port).
+ * The real {@link Transport}: HTTP/1.1 or HTTP/2 over Jetty's {@link HttpClient}, with a kept-alive connection
+ * pool of {@link Options#maxConnections()} connections per destination (host and port).
+ *
+ * <p><b>HTTP/2</b> ({@link TransportOptions.Http#HTTP_2}): Jetty's {@link HttpClientTransportOverHTTP2} over an
+ * {@link HTTP2Client} on the same {@link ClientConnector}; {@code https://} negotiates {@code h2} by ALPN (the
+ * JDK's, through jetty-alpn-java-client; a server that does not offer h2 fails every request with
+ * {@link Outcome#OTHER}), {@code http://} speaks h2c with prior knowledge (no upgrade from HTTP/1.1). Requests
+ * are streams multiplexed over a connection: the pool holds at most {@link Options#maxConnections()}
+ * connections per destination, each carrying up to the server's {@code SETTINGS_MAX_CONCURRENT_STREAMS}
+ * requests at once; Jetty opens another connection only when none has a free stream (or while the first ones
+ * are still connecting), so a run with fewer requests in flight than the server's stream limit usually runs
+ * on one connection. Requests beyond connections &times; streams wait in Jetty's queue, as on HTTP/1.1.
  *
  * <p><b>Send time.</b> {@link Exchange#sent} gets the clock's time in Jetty's {@code Request.CommitListener}
  * ({@code onCommit}), which Jetty calls once the request line and headers (and a small body with them)
  * have been written to the socket. A request that waits for a free connection in Jetty's queue is
  * therefore timed from the moment its bytes left, not from {@link #send}; the wait shows up only in
  * corrected latency. ({@code onBegin} fires earlier, when a connection has been taken but before the
- * headers are generated and written.)
+ * headers are generated and written.) On HTTP/2 {@code onCommit} comes once the stream's HEADERS frame (and
+ * a small body's DATA frame with it) has been written; a request waiting for a free stream is timed the same
+ * way.
  *
  * <p><b>Outcomes.</b> Without a {@link ResponseCheck} a status below 400 is {@link Outcome#OK}, else
  * {@link Outcome#HTTP_STATUS}. With a check, the check decides: a failing check is {@link Outcome#HTTP_STATUS}
  * when the status is 400 or more, else {@link Outcome#CHECK_FAILED}. Failures without a whole response:
- * connection refused {@link Outcome#REFUSED}; reset or closed early {@link Outcome#RESET}; the per-request
- * timeout or the connect timeout {@link Outcome#TIMEOUT}; {@link #cancelAll()} {@link Outcome#CANCELLED};
- * anything else {@link Outcome#OTHER} with the exception in the detail. Nothing a server does makes
+ * connection refused {@link Outcome#REFUSED}; reset or closed early, or on HTTP/2 a stream reset by the server
+ * (RST_STREAM), {@link Outcome#RESET}; the per-request timeout or the connect timeout {@link Outcome#TIMEOUT};
+ * {@link #cancelAll()} {@link Outcome#CANCELLED}; anything else {@link Outcome#OTHER} with the exception in the detail. Nothing a server does makes
  * {@link #send} throw. Every outcome is counted ({@link #count(Outcome)}).
  *
  * <p>Thread-safe. Exchanges are completed on Jetty's threads, usually its selector thread (the client's
@@ -113,6 +130,10 @@ public final class JettyTransport implements Transport, TransportStats {
     }
 
     private static final Outcome[] OUTCOMES = Outcome.values();
+    /** The HTTP/2 error codes as Jetty words a stream reset ({@code cancel_stream_error}). */
+    private static final Set<String> H2_ERROR_CODES = Arrays.stream(ErrorCode.values())
+            .map(code -> ErrorCode.toString(code.code, null))
+            .collect(Collectors.toUnmodifiableSet());
 
     private final Clock clock;
     private final Options options;
@@ -149,7 +170,7 @@ public final class JettyTransport implements Transport, TransportStats {
         try {
             JettyTransport http = start(scheduler, Options.connections(options.connections())
                     .withTimeoutNanos(options.timeoutNanos())
-                    .withConnectTimeoutNanos(options.connectTimeoutNanos()), options.tls());
+                    .withConnectTimeoutNanos(options.connectTimeoutNanos()), options.tls(), options.http());
             return new OpenTransport(scheduler, http, http, scheduler);
         } catch (RuntimeException e) {
             scheduler.close();
@@ -159,6 +180,12 @@ public final class JettyTransport implements Transport, TransportStats {
 
     /** {@link #start(Clock, Options)} trusting https:// servers as {@code tls} says. */
     public static JettyTransport start(Clock clock, Options options, TransportOptions.Tls tls) {
+        return start(clock, options, tls, TransportOptions.Http.HTTP_1_1);
+    }
+
+    /** {@link #start(Clock, Options, TransportOptions.Tls)} speaking HTTP version {@code http}. */
+    public static JettyTransport start(Clock clock, Options options, TransportOptions.Tls tls,
+                                       TransportOptions.Http http) {
         QueuedThreadPool threads = new QueuedThreadPool(options.threads(), Math.min(options.threads(), 3));
         threads.setName("loadsmith-http");
         threads.setDaemon(true);
@@ -168,7 +195,9 @@ public final class JettyTransport implements Transport, TransportStats {
         connector.setConnectTimeout(Duration.ofNanos(options.connectTimeoutNanos()));
         connector.setExecutor(threads);
         connector.setSslContextFactory(sslContextFactory(tls));
-        HttpClientTransportOverHTTP transport = new HttpClientTransportOverHTTP(connector);
+        AbstractHttpClientTransport transport = http == TransportOptions.Http.HTTP_2
+                ? new HttpClientTransportOverHTTP2(new HTTP2Client(connector))
+                : new HttpClientTransportOverHTTP(connector);
         // the listeners below never block (a completion is one compare-and-set into the scheduler's inbox),
         // so Jetty may run them on the selector thread instead of handing every response to a pool thread
         transport.setInvocationType(InvocationType.NON_BLOCKING);
@@ -302,6 +331,9 @@ public final class JettyTransport implements Transport, TransportStats {
         }
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             String message = String.valueOf(t.getMessage()).toLowerCase();
+            if (isStreamReset(t)) {
+                return Outcome.RESET;
+            }
             if (t instanceof EOFException || t instanceof ClosedChannelException
                     || t.getClass().getName().equals("org.eclipse.jetty.io.EofException")
                     || (t instanceof IOException && (message.contains("reset") || message.contains("closed")
@@ -310,6 +342,19 @@ public final class JettyTransport implements Transport, TransportStats {
             }
         }
         return Outcome.OTHER;
+    }
+
+    /**
+     * An HTTP/2 RST_STREAM from the server: Jetty fails the exchange with an {@link IOException} whose message is
+     * the frame's error code in lower case ({@code cancel_stream_error}; {@code reset_code_N} for a code Jetty
+     * does not know).
+     */
+    private static boolean isStreamReset(Throwable t) {
+        if (t.getClass() != IOException.class || t.getMessage() == null) {
+            return false;
+        }
+        String message = t.getMessage();
+        return message.startsWith("reset_code_") || H2_ERROR_CODES.contains(message);
     }
 
     /** Thrown into Jetty by {@link #cancelAll()} to tell its aborts from any other failure. */
