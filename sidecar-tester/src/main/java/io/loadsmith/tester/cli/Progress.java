@@ -1,8 +1,8 @@
 package io.loadsmith.tester.cli;
 
-import io.loadsmith.tester.session.CountingTransport;
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.tester.record.LiveStats;
+import io.loadsmith.tester.transport.TransportStats;
 import java.io.PrintWriter;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
@@ -10,11 +10,13 @@ import org.HdrHistogram.Histogram;
 /**
  * The live progress of a real run, on its own daemon thread: on a terminal one line rewritten in place
  * every second, otherwise a plain line every 5 s (for CI logs): elapsed, sent, achieved rate, in flight,
- * corrected p99 so far (end − intended send, from the engine's {@link LiveStats}) and errors.
+ * corrected p99 so far (end − intended send, from the engine's {@link LiveStats}) and errors. Sent and in
+ * flight are the counts the transport keeps anyway ({@link TransportStats}): the progress line costs the
+ * requests nothing.
  */
 final class Progress implements AutoCloseable {
 
-    private final CountingTransport counts;
+    private final TransportStats counts;
     private final LiveStats live;
     private final PrintWriter out;
     private final boolean terminal;
@@ -23,7 +25,7 @@ final class Progress implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    Progress(CountingTransport counts, LiveStats live, PrintWriter out, boolean terminal) {
+    Progress(TransportStats counts, LiveStats live, PrintWriter out, boolean terminal) {
         this.counts = counts;
         this.live = live;
         this.out = out;
@@ -41,7 +43,7 @@ final class Progress implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
-            String line = line((clock.nanoTime() - startNanos) / 1e9, counts.sent.sum(), counts.inFlight(),
+            String line = line((clock.nanoTime() - startNanos) / 1e9, counts.sent(), counts.inFlight(),
                     live.correctedSoFar(), live.errors());
             if (terminal) {
                 out.print("\r" + line + "   ");

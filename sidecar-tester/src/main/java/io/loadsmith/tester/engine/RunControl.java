@@ -60,9 +60,7 @@ public final class RunControl {
 
     /** Runs task on the scheduler's thread: at once when already there, else as the next task. */
     private static void hand(Scheduler target, Runnable task) {
-        boolean onItsThread = target instanceof VirtualScheduler
-                || (target instanceof SystemScheduler system && system.onSchedulerThread());
-        if (onItsThread) {
+        if (target.inThread()) {
             task.run();
         } else {
             target.at(target.nanoTime(), task);

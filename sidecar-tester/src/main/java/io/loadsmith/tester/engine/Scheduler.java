@@ -16,4 +16,12 @@ public interface Scheduler extends Clock {
 
     /** Runs task once, at or after nanos (on the scheduler's own thread for the real one). */
     void at(long nanos, Runnable task);
+
+    /**
+     * True when the caller runs on the scheduler's thread, where a task may act at once instead of being
+     * posted with {@link #at}. The default, false, is always safe: the caller posts.
+     */
+    default boolean inThread() {
+        return false;
+    }
 }

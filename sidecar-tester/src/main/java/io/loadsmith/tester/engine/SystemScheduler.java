@@ -100,6 +100,11 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
         return Thread.currentThread() == thread;
     }
 
+    @Override
+    public boolean inThread() {
+        return onSchedulerThread();
+    }
+
     /** The spin before a timed task the scheduler currently uses (for benchmarks and tests). */
     long spinNanos() {
         return Math.min(maxSpinNanos, Math.max(MIN_SPIN_NANOS, overshootNanos + SPIN_MARGIN_NANOS));

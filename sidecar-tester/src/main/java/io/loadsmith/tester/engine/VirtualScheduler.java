@@ -35,6 +35,12 @@ public final class VirtualScheduler implements Scheduler {
         events.add(new Event(Math.max(nanos, nowNanos), sequence++, task));
     }
 
+    /** Always true: the virtual scheduler is single-threaded, its caller is its thread. */
+    @Override
+    public boolean inThread() {
+        return true;
+    }
+
     /** Runs the earliest event, if any; returns false when there was none. */
     public boolean runNext() {
         Event event = events.poll();

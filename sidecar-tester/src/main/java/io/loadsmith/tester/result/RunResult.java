@@ -45,7 +45,9 @@ public record RunResult(
         Long clockOffsetNs,
         Long clockUncertaintyNs,
         Long clockOffsetUsedNs,
-        String runId) {
+        String runId,
+        Connections connections,
+        TransportUsed transport) {
 
     public RunResult {
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
@@ -63,7 +65,7 @@ public record RunResult(
                      String hlog) {
         this(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts, latencyMs, estimate,
                 aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline, spectrum, steps,
-                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null);
+                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -81,7 +83,8 @@ public record RunResult(
                 requestsLog == null ? null : prefix + requestsLog, hlog == null ? null : prefix + hlog, folder, line,
                 aligned == null ? null : aligned.summary(),
                 aligned == null ? null : aligned.clockOffsetNs(), aligned == null ? null : aligned.clockUncertaintyNs(),
-                aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId());
+                aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId(), connections,
+                transport);
     }
 
     /** This run with more warnings appended. */
@@ -91,7 +94,23 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, all, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport);
+    }
+
+    /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
+    public RunResult withConnections(Connections value) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
+                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport);
+    }
+
+    /** This run with the transport that ran it (null: none, a simulation). */
+    public RunResult withTransport(TransportUsed value) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value);
     }
 
     /**
@@ -169,6 +188,21 @@ public record RunResult(
 
     /** Requests that waited for a concurrency slot (open) or for the previous answer (paced catch-up). */
     public record Waits(long count, double totalMs, double maxMs) {
+    }
+
+    /**
+     * The transport's connections over the whole run (warm-up included): opened (reconnects included),
+     * reconnects (opened again after a close), failed connects, and connect time p50 and max, ms.
+     */
+    public record Connections(long opened, long reconnects, long failedConnects, double connectP50Ms,
+                              double connectMaxMs) {
+    }
+
+    /**
+     * The HTTP client a real run used: {@code kind} ({@code netty}, {@code jetty}: {@code target.transport}) and
+     * {@code http}, the HTTP version ({@code 1.1}, {@code 2}: {@code target.http}).
+     */
+    public record TransportUsed(String kind, String http) {
     }
 
     /** The tester's own CPU over the counted run (the whole process; for a simulation, the simulator too). */

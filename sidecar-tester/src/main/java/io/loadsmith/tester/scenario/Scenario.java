@@ -4,6 +4,7 @@ import io.loadsmith.stall.plan.StallPlan;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.simulate.Simulation;
+import io.loadsmith.tester.transport.TransportOptions;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,8 +31,15 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
                        AgentStalls stalls, TesterSpec tester, int connections, List<Journey> journeys,
                        List<Slo> slos) {
 
-    /** Exactly one of {@code url} and {@code simulate} is non-null. */
-    public record Target(URI url, Simulation.Target simulate) {
+    /**
+     * Exactly one of {@code url} and {@code simulate} is non-null.
+     *
+     * @param transport the HTTP client for a url ({@code target.transport}, default netty)
+     * @param tls       trust for https:// urls ({@code target.tls}, default the JDK's trust store)
+     * @param http      the HTTP version for a url ({@code target.http}, default 1.1; 2 runs on jetty)
+     */
+    public record Target(URI url, Simulation.Target simulate, TransportOptions.Kind transport, TransportOptions.Tls tls,
+                         TransportOptions.Http http) {
         public boolean simulated() {
             return simulate != null;
         }
@@ -45,6 +53,13 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
      * @param plan      the seeded plan to arm (its horizon is the counted run)
      */
     public record AgentStalls(URI admin, Path tokenFile, StallPlan plan) {
+    }
+
+    /** The transport a real run uses: {@code target.transport}, {@code target.tls} and
+     * {@code target.http}, a pool of {@link #connections}. */
+    public TransportOptions transport() {
+        return TransportOptions.connections(connections).withKind(target.transport()).withTls(target.tls())
+                .withHttp(target.http());
     }
 
     /** What each arrival sends: the journeys, or one GET of {@code baseUri}. */

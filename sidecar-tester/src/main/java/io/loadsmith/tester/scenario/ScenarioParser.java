@@ -20,6 +20,8 @@ import io.loadsmith.tester.scenario.Scenario.Target;
 import io.loadsmith.tester.schedule.Stage;
 import io.loadsmith.tester.simulate.ServiceTime;
 import io.loadsmith.tester.simulate.Simulation;
+import io.loadsmith.tester.transport.PemCertificates;
+import io.loadsmith.tester.transport.TransportOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -69,7 +71,8 @@ public final class ScenarioParser {
     static final double MAX_RATE = 1_000_000;
 
     private static final Set<String> ROOT = keys("name", "target", "stalls", "load", "objective", "journeys", "slos");
-    private static final Set<String> TARGET = keys("url", "simulate");
+    private static final Set<String> TARGET = keys("url", "simulate", "transport", "tls", "http");
+    private static final Set<String> TLS = keys("insecure", "ca_file");
     private static final Set<String> SIMULATE = keys("servers", "service_time", "stalls");
     private static final Set<String> SERVICE_TIME = keys("distribution", "mean", "median", "sigma");
     private static final Set<String> WINDOW = keys("at", "duration");
@@ -246,10 +249,72 @@ public final class ScenarioParser {
         if (f.containsKey("url") == f.containsKey("simulate")) {
             throw field.error("needs exactly one of url (a real service) or simulate (a simulated one)");
         }
-        if (f.containsKey("url")) {
-            return new Target(httpUrl(f.get("url")), null);
+        if (f.containsKey("simulate")) {
+            for (String key : List.of("transport", "tls", "http")) {
+                if (f.containsKey(key)) {
+                    throw f.get(key).error("is only for a target.url (a simulation has no HTTP client)");
+                }
+            }
+            return new Target(null, simulation(f.get("simulate"), horizonNanos), TransportOptions.Kind.NETTY,
+                    TransportOptions.Tls.DEFAULT, TransportOptions.Http.HTTP_1_1);
         }
-        return new Target(null, simulation(f.get("simulate"), horizonNanos));
+        URI url = httpUrl(f.get("url"));
+        TransportOptions.Http http = f.containsKey("http") ? httpVersion(f.get("http")) : TransportOptions.Http.HTTP_1_1;
+        TransportOptions.Kind kind = f.containsKey("transport") ? f.get("transport").choice(TransportOptions.Kind.class)
+                : http == TransportOptions.Http.HTTP_2 ? TransportOptions.Kind.JETTY : TransportOptions.Kind.NETTY;
+        if (http == TransportOptions.Http.HTTP_2 && kind != TransportOptions.Kind.JETTY) {
+            throw f.get("transport").error("must be jetty with target.http: 2 (HTTP/2 needs target.transport: "
+                    + "jetty; " + kind.wireName() + " speaks HTTP/1.1 only)");
+        }
+        TransportOptions.Tls tls = TransportOptions.Tls.DEFAULT;
+        if (f.containsKey("tls")) {
+            if (!"https".equals(url.getScheme())) {
+                throw f.get("tls").error("is only for an https:// url (got \"" + url + "\")");
+            }
+            tls = tls(f.get("tls"));
+        }
+        return new Target(url, null, kind, tls, http);
+    }
+
+    /** {@code target.http: "1.1"} or {@code "2"} (a YAML number or string). */
+    private static TransportOptions.Http httpVersion(Field field) {
+        String text = field.text().trim();
+        for (TransportOptions.Http version : TransportOptions.Http.values()) {
+            if (version.wireName().equals(text)) {
+                return version;
+            }
+        }
+        throw field.error("must be \"1.1\" or \"2\" (got " + Field.quote(text) + ")");
+    }
+
+    /** {@code target.tls: {insecure: true}} or {@code {ca_file: PATH}} (PEM, relative to the scenario). */
+    private TransportOptions.Tls tls(Field field) {
+        Map<String, Field> f = field.mapping(TLS);
+        boolean insecure = false;
+        if (f.containsKey("insecure")) {
+            String text = f.get("insecure").text().trim();
+            if (!text.equals("true") && !text.equals("false")) {
+                throw f.get("insecure").error("must be true or false (got \"" + text + "\")");
+            }
+            insecure = text.equals("true");
+        }
+        Path caFile = null;
+        if (f.containsKey("ca_file")) {
+            if (insecure) {
+                throw f.get("ca_file").error("cannot go with insecure: true (which trusts any certificate)");
+            }
+            Field ca = f.get("ca_file");
+            caFile = baseDir.resolve(ca.string().trim()).normalize();
+            if (!Files.isRegularFile(caFile)) {
+                throw ca.error("names a file that does not exist: " + caFile);
+            }
+            try {
+                PemCertificates.read(caFile);
+            } catch (IOException e) {
+                throw ca.error("cannot be used: " + caFile + " " + e.getMessage());
+            }
+        }
+        return new TransportOptions.Tls(insecure, caFile);
     }
 
     private URI httpUrl(Field field) {

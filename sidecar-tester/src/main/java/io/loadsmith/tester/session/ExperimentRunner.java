@@ -108,7 +108,7 @@ public final class ExperimentRunner {
                             runNumber, slot.arm().name(), slot.stall() ? "on" : "off");
                     console.flush();
                     StalledRun.Outcome outcome = StalledRun.real(tester, scenario.source(target),
-                            scenario.connections(), runDir, stalls, bins);
+                            scenario.transport(), runDir, stalls, bins);
                     RunResult r = outcome.result();
                     console.printf(Locale.ROOT, " p99 %s ms (service %s ms), %d sent%s%n",
                             Demo.fmt(r.latencyMs().corrected().p99(), 2), Demo.fmt(r.latencyMs().service().p99(), 2),

@@ -2,7 +2,6 @@ package io.loadsmith.tester.session;
 
 import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.engine.RunControl;
-import io.loadsmith.tester.engine.SystemScheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.LiveStats;
 import io.loadsmith.tester.record.RequestLog;
@@ -14,7 +13,10 @@ import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.Slo;
 import io.loadsmith.tester.simulate.Simulation;
-import io.loadsmith.tester.transport.http.JettyTransport;
+import io.loadsmith.tester.transport.OpenTransport;
+import io.loadsmith.tester.transport.TransportOptions;
+import io.loadsmith.tester.transport.TransportStats;
+import io.loadsmith.tester.transport.Transports;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -38,7 +40,7 @@ public final class ScenarioRun {
     /** Starts the live view of a real run on its counts; the run closes it when it ends. */
     @FunctionalInterface
     public interface LiveView {
-        AutoCloseable start(CountingTransport counts, LiveStats live);
+        AutoCloseable start(TransportStats counts, LiveStats live);
     }
 
     /**
@@ -111,14 +113,11 @@ public final class ScenarioRun {
 
     private static StalledRun.Outcome runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent,
                                               Path dir, RunControl control, LiveView live) throws Exception {
-        int connections = scenario.connections();
-        try (SystemScheduler scheduler = SystemScheduler.start();
-             JettyTransport http = JettyTransport.start(scheduler, JettyTransport.Options.connections(connections))) {
-            CountingTransport counted = new CountingTransport(http);
-            try (AutoCloseable view = live == null ? null : live.start(counted, control.live())) {
-                return StalledRun.run(tester, scheduler, counted, scenario.source(url), dir, agent,
-                        agent == null ? null : ScenarioStalls.bins(scenario), control);
-            }
+        TransportOptions options = scenario.transport();
+        try (OpenTransport http = Transports.open(options);
+             AutoCloseable view = live == null ? null : live.start(http.stats(), control.live())) {
+            return StalledRun.run(tester, http, scenario.source(url), dir, agent,
+                    agent == null ? null : ScenarioStalls.bins(scenario), control).withTransport(options);
         }
     }
 

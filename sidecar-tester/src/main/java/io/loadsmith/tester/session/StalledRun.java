@@ -16,12 +16,14 @@ import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.Scheduler;
-import io.loadsmith.tester.engine.SystemScheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.transport.Transport;
-import io.loadsmith.tester.transport.http.JettyTransport;
+import io.loadsmith.tester.transport.ConnectionStats;
+import io.loadsmith.tester.transport.OpenTransport;
+import io.loadsmith.tester.transport.TransportOptions;
+import io.loadsmith.tester.transport.Transports;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -58,6 +60,17 @@ public final class StalledRun {
      */
     public record Outcome(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
                           RunAlignment alignment, List<Integer> missing) {
+
+        /** The same outcome with the result replaced. */
+        public Outcome withResult(RunResult value) {
+            return new Outcome(value, offset, armed, stalls, alignment, missing);
+        }
+
+        /** The same outcome with the transport that ran it in its result ({@code runs[].transport}). */
+        public Outcome withTransport(TransportOptions options) {
+            return withResult(result.withTransport(
+                    new RunResult.TransportUsed(options.kind().wireName(), options.http().wireName())));
+        }
     }
 
     /**
@@ -69,10 +82,31 @@ public final class StalledRun {
      */
     public static Outcome real(TesterSpec tester, RequestSource source, int connections, Path runDir,
                                AgentStalls stalls, AlignedBins bins) throws IOException {
-        try (SystemScheduler scheduler = SystemScheduler.start();
-             JettyTransport http = JettyTransport.start(scheduler, JettyTransport.Options.connections(connections))) {
-            return run(tester, scheduler, http, source, runDir, stalls, bins);
+        return real(tester, source, TransportOptions.connections(connections), runDir, stalls, bins);
+    }
+
+    /** {@link #real(TesterSpec, RequestSource, int, Path, AgentStalls, AlignedBins)} on the transport options say. */
+    public static Outcome real(TesterSpec tester, RequestSource source, TransportOptions transport, Path runDir,
+                               AgentStalls stalls, AlignedBins bins) throws IOException {
+        try (OpenTransport http = Transports.open(transport)) {
+            return run(tester, http, source, runDir, stalls, bins, new RunControl()).withTransport(transport);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot close the transport: " + e, e);
         }
+    }
+
+    /**
+     * Runs on an opened transport and its scheduler, stoppable through {@code control}; the result carries
+     * the transport's connection counts.
+     */
+    public static Outcome run(TesterSpec tester, OpenTransport http, RequestSource source, Path runDir,
+                              AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
+        Outcome outcome = run(tester, http.scheduler(), http.transport(), source, runDir, stalls, bins, control);
+        ConnectionStats c = http.stats().connections();
+        return c == null ? outcome : outcome.withResult(outcome.result().withConnections(new RunResult.Connections(
+                c.opened(), c.reconnects(), c.failedConnects(), c.connectP50Ms(), c.connectMaxMs())));
     }
 
     /** Runs on any scheduler and transport (the scheduler's clock must be the clock the agent is probed on). */

@@ -17,5 +17,7 @@ public enum Outcome {
     /** {@link Transport#cancelAll()} ended it; the engine counts it as dropped. */
     CANCELLED,
     /** Anything else; the detail says what. */
-    OTHER
+    OTHER,
+    /** The response was malformed or over a limit; the connection was closed. */
+    BAD_RESPONSE
 }

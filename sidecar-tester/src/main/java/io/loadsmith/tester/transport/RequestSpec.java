@@ -29,4 +29,29 @@ public record RequestSpec(String method, URI uri, Map<String, String> headers,
         return newConnection == connection ? this
                 : new RequestSpec(method, uri, headers, body, check, newConnection, step);
     }
+
+    /**
+     * The body's media type: the headers' Content-Type (the name in any case), else, for a body, a guess:
+     * {@code application/json} when it starts with {@code {} or {@code [} (after whitespace), else
+     * {@code text/plain; charset=utf-8}; null with neither a body nor the header.
+     */
+    public String contentType() {
+        for (Map.Entry<String, String> header : headers.entrySet()) {
+            if (header.getKey().equalsIgnoreCase("Content-Type")) {
+                return header.getValue();
+            }
+        }
+        if (body == null) {
+            return null;
+        }
+        for (byte b : body) {
+            if (b == '{' || b == '[') {
+                return "application/json";
+            }
+            if (!Character.isWhitespace(b)) {
+                break;
+            }
+        }
+        return "text/plain; charset=utf-8";
+    }
 }

@@ -57,6 +57,7 @@ class CliRunTest {
         assertThat(counts.path("sent").asLong()).isEqualTo(500);
         assertThat(counts.path("completed").asLong()).isEqualTo(500);
         assertThat(counts.path("errors").asLong()).isZero();
+        assertThat(results.path("runs").get(0).has("transport")).as("a simulation has no HTTP client").isFalse();
         assertThat(results.path("slos").get(0).path("expr").asText()).isEqualTo("errors < 1%");
         assertThat(results.path("slos").get(0).path("pass").asBoolean()).isTrue();
         assertThat(results.path("slos").get(0).path("value_percent").isNumber()).isTrue();

@@ -123,6 +123,7 @@ class StopRunIT {
 
         JsonNode run = new ObjectMapper().readTree(out.resolve("results.json").toFile()).path("runs").get(0);
         assertThat(run.path("interrupted").asBoolean()).isTrue();
+        assertThat(run.path("transport").toString()).isEqualTo("{\"kind\":\"netty\",\"http\":\"1.1\"}");
         assertThat(run.path("warnings").toString()).contains("stopped early by the user after");
         assertThat(run.path("duration_ms").asDouble()).isBetween(2_000.0, 30_000.0);
         JsonNode c = run.path("counts");

@@ -12,6 +12,8 @@ import io.loadsmith.tester.engine.TesterSpec.Model;
 import io.loadsmith.tester.engine.TesterSpec.OnLate;
 import io.loadsmith.tester.scenario.Scenario.Step;
 import io.loadsmith.tester.schedule.Stage;
+import io.loadsmith.tester.transport.TestCertificates;
+import io.loadsmith.tester.transport.TransportOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -315,5 +317,63 @@ class ScenarioParserTest {
         assertThatThrownBy(() -> parse(text))
                 .isInstanceOf(ScenarioException.class)
                 .hasMessage(message.replace("DIR", dir.toString()));
+    }
+
+    @Test
+    void the_transport_is_netty_unless_target_transport_says_jetty() {
+        String yaml = "target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\n";
+        assertThat(parse(yaml).target().transport()).isEqualTo(TransportOptions.Kind.NETTY);
+        assertThat(parse(yaml, "target.transport=jetty").target().transport()).isEqualTo(TransportOptions.Kind.JETTY);
+        assertThat(parse(yaml).target().tls()).isEqualTo(TransportOptions.Tls.DEFAULT);
+        assertThatThrownBy(() -> parse(yaml, "target.transport=okhttp"))
+                .hasMessage("--set target.transport=okhttp: target.transport must be one of netty, jetty (got \"okhttp\")");
+    }
+
+    @Test
+    void http_is_1_1_unless_target_http_says_2_which_runs_on_jetty() {
+        String yaml = "target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\n";
+        assertThat(parse(yaml).target().http()).isEqualTo(TransportOptions.Http.HTTP_1_1);
+        assertThat(parse(yaml, "target.http=1.1").target().http()).isEqualTo(TransportOptions.Http.HTTP_1_1);
+        Scenario h2 = parse(yaml, "target.http=2");
+        assertThat(h2.target().http()).isEqualTo(TransportOptions.Http.HTTP_2);
+        assertThat(h2.target().transport()).isEqualTo(TransportOptions.Kind.JETTY);
+        Scenario h2Jetty = parse(yaml, "target.transport=jetty", "target.http=2");
+        assertThat(h2Jetty.target().transport()).isEqualTo(TransportOptions.Kind.JETTY);
+        assertThat(h2Jetty.transport().http()).isEqualTo(TransportOptions.Http.HTTP_2);
+        assertThat(h2Jetty.transport().kind()).isEqualTo(TransportOptions.Kind.JETTY);
+        Scenario quoted = parse("target: {url: 'https://h', http: \"2\", tls: {insecure: true}}\n"
+                + "load: {rate: 1, duration: 1s}\n");
+        assertThat(quoted.target().http()).isEqualTo(TransportOptions.Http.HTTP_2);
+        assertThat(quoted.target().tls()).isEqualTo(new TransportOptions.Tls(true, null));
+    }
+
+    @Test
+    void tls_trust_is_read_for_https_targets() throws Exception {
+        Path pem = Files.move(TestCertificates.make(dir).pem(), dir.resolve("ca.pem"));
+        Scenario insecure = parse("target: {url: 'https://h', tls: {insecure: true}}\nload: {rate: 1, duration: 1s}\n");
+        assertThat(insecure.target().tls()).isEqualTo(new TransportOptions.Tls(true, null));
+        Scenario ca = parse("target: {url: 'https://h', tls: {ca_file: ca.pem}}\nload: {rate: 1, duration: 1s}\n");
+        assertThat(ca.target().tls()).isEqualTo(new TransportOptions.Tls(false, pem));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            `target: {url: 'http://h', tls: {insecure: true}}\\nload: {rate: 1, duration: 1s}\\n`           | score.yaml:1: target.tls is only for an https:// url (got "http://h")
+            `target: {url: 'https://h', tls: {insecure: yes please}}\\nload: {rate: 1, duration: 1s}\\n`    | score.yaml:1: target.tls.insecure must be true or false (got "yes please")
+            `target: {url: 'https://h', tls: {ca_file: none.pem}}\\nload: {rate: 1, duration: 1s}\\n`       | score.yaml:1: target.tls.ca_file names a file that does not exist: DIR/none.pem
+            `target: {url: 'https://h', tls: {ca_file: customers.csv}}\\nload: {rate: 1, duration: 1s}\\n`  | score.yaml:1: target.tls.ca_file cannot be used: DIR/customers.csv is not a PEM file of certificates (No certificate data found)
+            `target: {url: 'https://h', tls: {insecure: true, ca_file: customers.csv}}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.tls.ca_file cannot go with insecure: true (which trusts any certificate)
+            `target: {url: 'https://h', tls: {verify: false}}\\nload: {rate: 1, duration: 1s}\\n`          | score.yaml:1: target.tls.verify is not a known key
+            `target: {simulate: {service_time: 1ms}, transport: jetty}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.transport is only for a target.url (a simulation has no HTTP client)
+            `target: {simulate: {service_time: 1ms}, http: 2}\\nload: {rate: 1, duration: 1s}\\n`     | score.yaml:1: target.http is only for a target.url (a simulation has no HTTP client)
+            `target: {url: 'http://h', http: 3}\\nload: {rate: 1, duration: 1s}\\n`                    | score.yaml:1: target.http must be "1.1" or "2" (got "3")
+            `target: {url: 'http://h', http: h2}\\nload: {rate: 1, duration: 1s}\\n`                   | score.yaml:1: target.http must be "1.1" or "2" (got "h2")
+            `target:\\n  url: 'http://h'\\n  transport: netty\\n  http: 2\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:3: target.transport must be jetty with target.http: 2 (HTTP/2 needs target.transport: jetty; netty speaks HTTP/1.1 only)
+            """)
+    void bad_transport_and_tls_keys_name_file_line_and_key(String yaml, String message) {
+        String text = yaml.replace("\\n", "\n");
+        assertThatThrownBy(() -> parse(text))
+                .isInstanceOf(ScenarioException.class)
+                .hasMessageStartingWith(message.replace("DIR", dir.toString()));
     }
 }

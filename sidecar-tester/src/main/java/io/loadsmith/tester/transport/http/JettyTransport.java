@@ -1,6 +1,12 @@
 package io.loadsmith.tester.transport.http;
 
 import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.tester.engine.SystemScheduler;
+import io.loadsmith.tester.transport.ConnectionStats;
+import io.loadsmith.tester.transport.OpenTransport;
+import io.loadsmith.tester.transport.PemCertificates;
+import io.loadsmith.tester.transport.TransportOptions;
+import io.loadsmith.tester.transport.TransportStats;
 import io.loadsmith.tester.transport.Exchange;
 import io.loadsmith.tester.transport.Outcome;
 import io.loadsmith.tester.transport.RequestSpec;
@@ -22,7 +28,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
 import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.AbstractHttpClientTransport;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
@@ -30,27 +38,43 @@ import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.thread.Invocable.InvocationType;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The real {@link Transport}: HTTP/1.1 over Jetty's {@link HttpClient}, with a kept-alive connection pool
- * of {@link Options#maxConnections()} connections per destination (host and port).
+ * The real {@link Transport}: HTTP/1.1 or HTTP/2 over Jetty's {@link HttpClient}, with a kept-alive connection
+ * pool of {@link Options#maxConnections()} connections per destination (host and port).
+ *
+ * <p><b>HTTP/2</b> ({@link TransportOptions.Http#HTTP_2}): Jetty's {@link HttpClientTransportOverHTTP2} over an
+ * {@link HTTP2Client} on the same {@link ClientConnector}; {@code https://} negotiates {@code h2} by ALPN (the
+ * JDK's, through jetty-alpn-java-client; a server that does not offer h2 fails every request with
+ * {@link Outcome#OTHER}), {@code http://} speaks h2c with prior knowledge (no upgrade from HTTP/1.1). Requests
+ * are streams multiplexed over a connection: the pool holds at most {@link Options#maxConnections()}
+ * connections per destination, each carrying up to the server's {@code SETTINGS_MAX_CONCURRENT_STREAMS}
+ * requests at once; Jetty opens another connection only when none has a free stream (or while the first ones
+ * are still connecting), so a run with fewer requests in flight than the server's stream limit usually runs
+ * on one connection. Requests beyond connections &times; streams wait in Jetty's queue, as on HTTP/1.1.
  *
  * <p><b>Send time.</b> {@link Exchange#sent} gets the clock's time in Jetty's {@code Request.CommitListener}
  * ({@code onCommit}), which Jetty calls once the request line and headers (and a small body with them)
  * have been written to the socket. A request that waits for a free connection in Jetty's queue is
  * therefore timed from the moment its bytes left, not from {@link #send}; the wait shows up only in
  * corrected latency. ({@code onBegin} fires earlier, when a connection has been taken but before the
- * headers are generated and written.)
+ * headers are generated and written.) On HTTP/2 {@code onCommit} comes once the stream's HEADERS frame (and
+ * a small body's DATA frame with it) has been written; a request waiting for a free stream is timed the same
+ * way.
  *
  * <p><b>Outcomes.</b> Without a {@link ResponseCheck} a status below 400 is {@link Outcome#OK}, else
  * {@link Outcome#HTTP_STATUS}. With a check, the check decides: a failing check is {@link Outcome#HTTP_STATUS}
  * when the status is 400 or more, else {@link Outcome#CHECK_FAILED}. Failures without a whole response:
- * connection refused {@link Outcome#REFUSED}; reset or closed early {@link Outcome#RESET}; the per-request
- * timeout or the connect timeout {@link Outcome#TIMEOUT}; {@link #cancelAll()} {@link Outcome#CANCELLED};
- * anything else {@link Outcome#OTHER} with the exception in the detail. Nothing a server does makes
+ * connection refused {@link Outcome#REFUSED}; reset or closed early, or on HTTP/2 a stream reset by the server
+ * (RST_STREAM), {@link Outcome#RESET}; the per-request timeout or the connect timeout {@link Outcome#TIMEOUT};
+ * {@link #cancelAll()} {@link Outcome#CANCELLED}; anything else {@link Outcome#OTHER} with the exception in the detail. Nothing a server does makes
  * {@link #send} throw. Every outcome is counted ({@link #count(Outcome)}).
  *
  * <p>Thread-safe. Exchanges are completed on Jetty's threads, usually its selector thread (the client's
@@ -64,7 +88,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * }
  * }</pre>
  */
-public final class JettyTransport implements Transport {
+public final class JettyTransport implements Transport, TransportStats {
 
     /**
      * @param maxConnections      kept-alive connections per destination (>= 1); more requests wait in Jetty's queue
@@ -106,12 +130,17 @@ public final class JettyTransport implements Transport {
     }
 
     private static final Outcome[] OUTCOMES = Outcome.values();
+    /** The HTTP/2 error codes as Jetty words a stream reset ({@code cancel_stream_error}). */
+    private static final Set<String> H2_ERROR_CODES = Arrays.stream(ErrorCode.values())
+            .map(code -> ErrorCode.toString(code.code, null))
+            .collect(Collectors.toUnmodifiableSet());
 
     private final Clock clock;
     private final Options options;
     private final HttpClient client;
     private final Set<Flight> inFlight = ConcurrentHashMap.newKeySet();
     private final LongAdder[] counts = new LongAdder[OUTCOMES.length];
+    private final LongAdder sent = new LongAdder();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private JettyTransport(Clock clock, Options options, HttpClient client) {
@@ -129,6 +158,34 @@ public final class JettyTransport implements Transport {
      * @throws IllegalStateException when Jetty's client cannot start
      */
     public static JettyTransport start(Clock clock, Options options) {
+        return start(clock, options, TransportOptions.Tls.DEFAULT);
+    }
+
+    /**
+     * Opens a {@link SystemScheduler} and a client on it with these options (the factory's Jetty choice,
+     * {@code target.transport: jetty}).
+     */
+    public static OpenTransport open(TransportOptions options) {
+        SystemScheduler scheduler = SystemScheduler.start();
+        try {
+            JettyTransport http = start(scheduler, Options.connections(options.connections())
+                    .withTimeoutNanos(options.timeoutNanos())
+                    .withConnectTimeoutNanos(options.connectTimeoutNanos()), options.tls(), options.http());
+            return new OpenTransport(scheduler, http, http, scheduler);
+        } catch (RuntimeException e) {
+            scheduler.close();
+            throw e;
+        }
+    }
+
+    /** {@link #start(Clock, Options)} trusting https:// servers as {@code tls} says. */
+    public static JettyTransport start(Clock clock, Options options, TransportOptions.Tls tls) {
+        return start(clock, options, tls, TransportOptions.Http.HTTP_1_1);
+    }
+
+    /** {@link #start(Clock, Options, TransportOptions.Tls)} speaking HTTP version {@code http}. */
+    public static JettyTransport start(Clock clock, Options options, TransportOptions.Tls tls,
+                                       TransportOptions.Http http) {
         QueuedThreadPool threads = new QueuedThreadPool(options.threads(), Math.min(options.threads(), 3));
         threads.setName("loadsmith-http");
         threads.setDaemon(true);
@@ -137,7 +194,10 @@ public final class JettyTransport implements Transport {
         connector.setTCPNoDelay(true);
         connector.setConnectTimeout(Duration.ofNanos(options.connectTimeoutNanos()));
         connector.setExecutor(threads);
-        HttpClientTransportOverHTTP transport = new HttpClientTransportOverHTTP(connector);
+        connector.setSslContextFactory(sslContextFactory(tls));
+        AbstractHttpClientTransport transport = http == TransportOptions.Http.HTTP_2
+                ? new HttpClientTransportOverHTTP2(new HTTP2Client(connector))
+                : new HttpClientTransportOverHTTP(connector);
         // the listeners below never block (a completion is one compare-and-set into the scheduler's inbox),
         // so Jetty may run them on the selector thread instead of handing every response to a pool thread
         transport.setInvocationType(InvocationType.NON_BLOCKING);
@@ -158,8 +218,38 @@ public final class JettyTransport implements Transport {
         return new JettyTransport(clock, options, client);
     }
 
+    private static SslContextFactory.Client sslContextFactory(TransportOptions.Tls tls) {
+        SslContextFactory.Client ssl = new SslContextFactory.Client(tls.insecure());
+        if (tls.insecure()) {
+            ssl.setEndpointIdentificationAlgorithm(null);
+        } else if (tls.caFile() != null) {
+            try {
+                ssl.setTrustStore(PemCertificates.trustStore(tls.caFile()));
+            } catch (IOException e) {
+                throw new IllegalStateException(tls.caFile() + " " + e.getMessage(), e);
+            }
+        }
+        return ssl;
+    }
+
     public Options options() {
         return options;
+    }
+
+    @Override
+    public long sent() {
+        return sent.sum();
+    }
+
+    @Override
+    public long inFlight() {
+        return inFlight.size();
+    }
+
+    /** Not counted for Jetty's pool: null. */
+    @Override
+    public ConnectionStats connections() {
+        return null;
     }
 
     @Override
@@ -177,8 +267,7 @@ public final class JettyTransport implements Transport {
                 request.headers(h -> spec.headers().forEach(h::put));
             }
             if (spec.body() != null) {
-                String type = spec.headers().getOrDefault("Content-Type", spec.headers().get("content-type"));
-                request.body(new BytesRequestContent(type != null ? type : contentTypeOf(spec.body()), spec.body()));
+                request.body(new BytesRequestContent(spec.contentType(), spec.body()));
             }
             flight.request = request;
             inFlight.add(flight);
@@ -213,11 +302,6 @@ public final class JettyTransport implements Transport {
         return all;
     }
 
-    /** Exchanges started and not yet completed. */
-    public int inFlight() {
-        return inFlight.size();
-    }
-
     /** Cancels what is in flight and stops the client. */
     @Override
     public void close() {
@@ -230,18 +314,6 @@ public final class JettyTransport implements Transport {
         } catch (Exception e) {
             // stopping is best effort: the exchanges were already completed by cancelAll
         }
-    }
-
-    private static String contentTypeOf(byte[] body) {
-        for (byte b : body) {
-            if (b == '{' || b == '[') {
-                return "application/json";
-            }
-            if (!Character.isWhitespace(b)) {
-                break;
-            }
-        }
-        return "text/plain; charset=utf-8";
     }
 
     /** Maps a failure without a whole response to its outcome. */
@@ -259,6 +331,9 @@ public final class JettyTransport implements Transport {
         }
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             String message = String.valueOf(t.getMessage()).toLowerCase();
+            if (isStreamReset(t)) {
+                return Outcome.RESET;
+            }
             if (t instanceof EOFException || t instanceof ClosedChannelException
                     || t.getClass().getName().equals("org.eclipse.jetty.io.EofException")
                     || (t instanceof IOException && (message.contains("reset") || message.contains("closed")
@@ -267,6 +342,19 @@ public final class JettyTransport implements Transport {
             }
         }
         return Outcome.OTHER;
+    }
+
+    /**
+     * An HTTP/2 RST_STREAM from the server: Jetty fails the exchange with an {@link IOException} whose message is
+     * the frame's error code in lower case ({@code cancel_stream_error}; {@code reset_code_N} for a code Jetty
+     * does not know).
+     */
+    private static boolean isStreamReset(Throwable t) {
+        if (t.getClass() != IOException.class || t.getMessage() == null) {
+            return false;
+        }
+        String message = t.getMessage();
+        return message.startsWith("reset_code_") || H2_ERROR_CODES.contains(message);
     }
 
     /** Thrown into Jetty by {@link #cancelAll()} to tell its aborts from any other failure. */
@@ -297,6 +385,7 @@ public final class JettyTransport implements Transport {
         public void onCommit(Request request) {
             if (!sent) {
                 sent = true;
+                JettyTransport.this.sent.increment();
                 exchange.sent(clock.nanoTime());
             }
         }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.tester.transport.Exchange;
 import io.loadsmith.tester.transport.Outcome;
+import io.loadsmith.tester.transport.RecordedExchange;
 import io.loadsmith.tester.transport.RequestSpec;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -17,8 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,41 +37,8 @@ class JettyTransportIT {
         server.close();
     }
 
-    /** Records what the transport reported for one exchange. */
-    static final class Recorded implements Exchange {
-        final CountDownLatch done = new CountDownLatch(1);
-        final AtomicInteger sentCalls = new AtomicInteger();
-        final AtomicInteger completedCalls = new AtomicInteger();
-        volatile long sentNanos = -1;
-        volatile long endNanos = -1;
-        volatile int status = -1;
-        volatile Outcome outcome;
-        volatile String detail;
-
-        @Override
-        public void sent(long actualSendNanos) {
-            sentCalls.incrementAndGet();
-            sentNanos = actualSendNanos;
-        }
-
-        @Override
-        public void completed(long endNanos, int status, Outcome outcome, String detail) {
-            completedCalls.incrementAndGet();
-            this.endNanos = endNanos;
-            this.status = status;
-            this.outcome = outcome;
-            this.detail = detail;
-            done.countDown();
-        }
-
-        Recorded await() throws InterruptedException {
-            assertThat(done.await(20, TimeUnit.SECONDS)).as("completed within 20 s").isTrue();
-            return this;
-        }
-    }
-
-    private static Recorded send(JettyTransport http, RequestSpec spec) throws InterruptedException {
-        Recorded recorded = new Recorded();
+    private static RecordedExchange send(JettyTransport http, RequestSpec spec) throws InterruptedException {
+        RecordedExchange recorded = new RecordedExchange();
         http.send(spec, recorded);
         return recorded.await();
     }
@@ -81,7 +47,7 @@ class JettyTransportIT {
     void a_good_answer_is_ok_with_send_before_end_on_the_given_clock() throws Exception {
         try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(2))) {
             long before = System.nanoTime();
-            Recorded r = send(http, RequestSpec.get(server.uri("/ok"), 0, 0));
+            RecordedExchange r = send(http, RequestSpec.get(server.uri("/ok"), 0, 0));
             long after = System.nanoTime();
             assertThat(r.outcome).isEqualTo(Outcome.OK);
             assertThat(r.status).isEqualTo(200);
@@ -99,7 +65,7 @@ class JettyTransportIT {
         AtomicInteger ticks = new AtomicInteger();
         Clock counting = () -> 1_000_000L * ticks.incrementAndGet();
         try (JettyTransport http = JettyTransport.start(counting, JettyTransport.Options.connections(1))) {
-            Recorded r = send(http, RequestSpec.get(server.uri("/ok"), 0, 0));
+            RecordedExchange r = send(http, RequestSpec.get(server.uri("/ok"), 0, 0));
             assertThat(r.sentNanos).isEqualTo(1_000_000L);
             assertThat(r.endNanos).isEqualTo(2_000_000L);
         }
@@ -108,7 +74,7 @@ class JettyTransportIT {
     @Test
     void a_status_of_400_or_more_is_http_status_without_a_check() throws Exception {
         try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
-            Recorded r = send(http, RequestSpec.get(server.uri("/status?code=503"), 0, 0));
+            RecordedExchange r = send(http, RequestSpec.get(server.uri("/status?code=503"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.HTTP_STATUS);
             assertThat(r.status).isEqualTo(503);
             assertThat(r.sentNanos).isPositive();
@@ -125,7 +91,7 @@ class JettyTransportIT {
             RequestSpec badStatus = new RequestSpec("GET", server.uri("/status?code=404"), Map.of(), null,
                     (status, body) -> status == 200 ? null : "status " + status, 0, 0);
             assertThat(send(http, good).outcome).isEqualTo(Outcome.OK);
-            Recorded failed = send(http, bad);
+            RecordedExchange failed = send(http, bad);
             assertThat(failed.outcome).isEqualTo(Outcome.CHECK_FAILED);
             assertThat(failed.detail).isEqualTo("no 43");
             assertThat(send(http, badStatus).outcome).isEqualTo(Outcome.HTTP_STATUS);
@@ -143,7 +109,7 @@ class JettyTransportIT {
                         String text = new String(body, StandardCharsets.UTF_8);
                         return text.equals("t1:{\"a\":1}") ? null : "got " + text;
                     }, 0, 0);
-            Recorded r = send(http, post);
+            RecordedExchange r = send(http, post);
             assertThat(r.detail).isNull();
             assertThat(r.outcome).isEqualTo(Outcome.OK);
         }
@@ -156,7 +122,7 @@ class JettyTransportIT {
             port = socket.getLocalPort();
         }
         try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
-            Recorded r = send(http, RequestSpec.get(URI.create("http://127.0.0.1:" + port + "/"), 0, 0));
+            RecordedExchange r = send(http, RequestSpec.get(URI.create("http://127.0.0.1:" + port + "/"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.REFUSED);
             assertThat(r.status).isZero();
             assertThat(r.sentCalls.get()).isZero();
@@ -167,7 +133,7 @@ class JettyTransportIT {
     @Test
     void a_connection_closed_by_the_server_is_counted_as_reset() throws Exception {
         try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
-            Recorded r = send(http, RequestSpec.get(server.uri("/close"), 0, 0));
+            RecordedExchange r = send(http, RequestSpec.get(server.uri("/close"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.RESET);
             assertThat(r.sentCalls.get()).isEqualTo(1);
             // the pool recovers: the next request is fine
@@ -189,7 +155,7 @@ class JettyTransportIT {
             });
             resetter.start();
             try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
-                Recorded r = send(http, RequestSpec.get(
+                RecordedExchange r = send(http, RequestSpec.get(
                         URI.create("http://127.0.0.1:" + listener.getLocalPort() + "/"), 0, 0));
                 assertThat(r.outcome).isEqualTo(Outcome.RESET);
                 assertThat(r.sentCalls.get()).isEqualTo(1);
@@ -202,7 +168,7 @@ class JettyTransportIT {
     void a_slow_server_times_out_as_timeout() throws Exception {
         JettyTransport.Options options = JettyTransport.Options.connections(1).withTimeoutNanos(200_000_000L);
         try (JettyTransport http = JettyTransport.start(Clock.system(), options)) {
-            Recorded r = send(http, RequestSpec.get(server.uri("/sleep?ms=1500"), 0, 0));
+            RecordedExchange r = send(http, RequestSpec.get(server.uri("/sleep?ms=1500"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.TIMEOUT);
             assertThat(r.sentCalls.get()).isEqualTo(1);
             assertThat(r.endNanos - r.sentNanos).as("ended before the server answered").isLessThan(1_500_000_000L);
@@ -213,10 +179,10 @@ class JettyTransportIT {
     @Test
     void cancel_all_completes_every_exchange_in_flight_as_cancelled() throws Exception {
         try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(2))) {
-            List<Recorded> flights = new ArrayList<>();
+            List<RecordedExchange> flights = new ArrayList<>();
             long receivedBefore = server.requests.get();
             for (int i = 0; i < 5; i++) {
-                Recorded r = new Recorded();
+                RecordedExchange r = new RecordedExchange();
                 http.send(RequestSpec.get(server.uri("/sleep?ms=3000"), i, 0), r);
                 flights.add(r);
             }
@@ -225,7 +191,7 @@ class JettyTransportIT {
                     .until(() -> server.requests.get() - receivedBefore == 2);
             assertThat(http.inFlight()).isEqualTo(5);
             http.cancelAll();
-            for (Recorded r : flights) {
+            for (RecordedExchange r : flights) {
                 r.await();
                 assertThat(r.outcome).isEqualTo(Outcome.CANCELLED);
                 assertThat(r.completedCalls.get()).isEqualTo(1);
@@ -238,8 +204,8 @@ class JettyTransportIT {
     @Test
     void requests_beyond_the_pool_wait_and_are_timed_from_their_commit() throws Exception {
         try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
-            Recorded first = new Recorded();
-            Recorded second = new Recorded();
+            RecordedExchange first = new RecordedExchange();
+            RecordedExchange second = new RecordedExchange();
             http.send(RequestSpec.get(server.uri("/sleep?ms=300"), 0, 0), first);
             http.send(RequestSpec.get(server.uri("/ok"), 0, 0), second);
             first.await();
@@ -254,7 +220,7 @@ class JettyTransportIT {
     @Test
     void a_bad_uri_completes_as_other_without_throwing() throws Exception {
         try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
-            Recorded r = send(http, RequestSpec.get(URI.create("ftp://127.0.0.1/x"), 0, 0));
+            RecordedExchange r = send(http, RequestSpec.get(URI.create("ftp://127.0.0.1/x"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.OTHER);
             assertThat(r.sentCalls.get()).isZero();
         }

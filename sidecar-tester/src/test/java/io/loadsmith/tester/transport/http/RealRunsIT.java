@@ -5,19 +5,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.loadsmith.tester.engine.CountsAddUp;
 import io.loadsmith.tester.engine.LoadTest;
 import io.loadsmith.tester.engine.RequestSource;
-import io.loadsmith.tester.engine.SystemScheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.transport.OpenTransport;
+import io.loadsmith.tester.transport.TransportOptions;
+import io.loadsmith.tester.transport.TransportOptions.Kind;
+import io.loadsmith.tester.transport.Transports;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Open, closed and paced runs through the real transport against a real server with a known service time. */
+/**
+ * Open, closed and paced runs through each real transport (Netty, the default, and Jetty) against a real
+ * server with a known service time.
+ */
 class RealRunsIT {
 
     private static TestServer server;
@@ -35,10 +43,10 @@ class RealRunsIT {
         server.close();
     }
 
-    private RunResult run(TesterSpec spec, URI uri, JettyTransport.Options options) throws Exception {
-        try (SystemScheduler scheduler = SystemScheduler.start();
-             JettyTransport http = JettyTransport.start(scheduler, options)) {
-            return LoadTest.run(spec, scheduler, http, RequestSource.get(uri), dir.resolve(spec.name()));
+    private RunResult run(Kind kind, TesterSpec spec, URI uri, int connections) throws Exception {
+        try (OpenTransport http = Transports.open(TransportOptions.connections(connections).withKind(kind))) {
+            return LoadTest.run(spec, http.scheduler(), http.transport(), RequestSource.get(uri),
+                    dir.resolve(spec.name()));
         }
     }
 
@@ -47,10 +55,11 @@ class RealRunsIT {
         CountsAddUp.check(r);
     }
 
-    @Test
-    void an_open_run_sends_every_scheduled_request_with_a_known_service_time() throws Exception {
-        RunResult r = run(TesterSpec.open(200).arrivals(TesterSpec.Arrivals.CONSTANT).duration(1_000_000_000L)
-                .grace(2_000_000_000L).name("open"), server.uri("/sleep?ms=2"), JettyTransport.Options.connections(16));
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void an_open_run_sends_every_scheduled_request_with_a_known_service_time(Kind kind) throws Exception {
+        RunResult r = run(kind, TesterSpec.open(200).arrivals(TesterSpec.Arrivals.CONSTANT).duration(1_000_000_000L)
+                .grace(2_000_000_000L).name("open"), server.uri("/sleep?ms=2"), 16);
         RunResult.Counts c = r.counts();
         assertThat(c.scheduled()).isEqualTo(200);
         assertThat(c.sent()).isEqualTo(200);
@@ -61,10 +70,11 @@ class RealRunsIT {
         assertThat(r.latencyMs().service().p50()).isGreaterThanOrEqualTo(2.0);
     }
 
-    @Test
-    void a_closed_run_counts_add_up() throws Exception {
-        RunResult r = run(TesterSpec.closed(2).duration(500_000_000L).grace(2_000_000_000L).name("closed"),
-                server.uri("/sleep?ms=5"), JettyTransport.Options.connections(2));
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void a_closed_run_counts_add_up(Kind kind) throws Exception {
+        RunResult r = run(kind, TesterSpec.closed(2).duration(500_000_000L).grace(2_000_000_000L).name("closed"),
+                server.uri("/sleep?ms=5"), 2);
         RunResult.Counts c = r.counts();
         assertThat(c.sent()).isPositive();
         assertThat(c.errors()).isZero();
@@ -73,10 +83,11 @@ class RealRunsIT {
         assertThat(r.latencyMs().service().p50()).isGreaterThanOrEqualTo(5.0);
     }
 
-    @Test
-    void a_paced_run_sends_one_iteration_per_pace_per_connection() throws Exception {
-        RunResult r = run(TesterSpec.paced(4, 20_000_000L).duration(1_000_000_000L).grace(2_000_000_000L).name("paced"),
-                server.uri("/sleep?ms=2"), JettyTransport.Options.connections(4));
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void a_paced_run_sends_one_iteration_per_pace_per_connection(Kind kind) throws Exception {
+        RunResult r = run(kind, TesterSpec.paced(4, 20_000_000L).duration(1_000_000_000L).grace(2_000_000_000L).name("paced"),
+                server.uri("/sleep?ms=2"), 4);
         RunResult.Counts c = r.counts();
         assertThat(c.scheduled()).isEqualTo(200);
         assertThat(c.sent()).isEqualTo(200);
@@ -84,10 +95,11 @@ class RealRunsIT {
         assertCountsAddUp(r);
     }
 
-    @Test
-    void a_slow_server_beyond_the_grace_is_dropped_not_fatal() throws Exception {
-        RunResult r = run(TesterSpec.open(20).arrivals(TesterSpec.Arrivals.CONSTANT).duration(500_000_000L)
-                .grace(1_000_000_000L).name("slow"), server.uri("/sleep?ms=4000"), JettyTransport.Options.connections(16));
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void a_slow_server_beyond_the_grace_is_dropped_not_fatal(Kind kind) throws Exception {
+        RunResult r = run(kind, TesterSpec.open(20).arrivals(TesterSpec.Arrivals.CONSTANT).duration(500_000_000L)
+                .grace(1_000_000_000L).name("slow"), server.uri("/sleep?ms=4000"), 16);
         RunResult.Counts c = r.counts();
         assertThat(c.scheduled()).isEqualTo(10);
         assertThat(c.sent()).isZero();
@@ -97,15 +109,16 @@ class RealRunsIT {
         assertCountsAddUp(r);
     }
 
-    @Test
-    void a_refusing_server_is_counted_as_errors_not_fatal() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void a_refusing_server_is_counted_as_errors_not_fatal(Kind kind) throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }
-        RunResult r = run(TesterSpec.open(50).arrivals(TesterSpec.Arrivals.CONSTANT).duration(200_000_000L)
+        RunResult r = run(kind, TesterSpec.open(50).arrivals(TesterSpec.Arrivals.CONSTANT).duration(200_000_000L)
                 .grace(1_000_000_000L).name("refused"), URI.create("http://127.0.0.1:" + port + "/"),
-                JettyTransport.Options.connections(4));
+                4);
         RunResult.Counts c = r.counts();
         assertThat(c.scheduled()).isEqualTo(10);
         assertThat(c.errors()).isEqualTo(10);
@@ -116,10 +129,11 @@ class RealRunsIT {
         assertCountsAddUp(r);
     }
 
-    @Test
-    void server_errors_are_counted_as_errors() throws Exception {
-        RunResult r = run(TesterSpec.open(100).arrivals(TesterSpec.Arrivals.CONSTANT).duration(200_000_000L)
-                .grace(1_000_000_000L).name("status"), server.uri("/status?code=500"), JettyTransport.Options.connections(4));
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void server_errors_are_counted_as_errors(Kind kind) throws Exception {
+        RunResult r = run(kind, TesterSpec.open(100).arrivals(TesterSpec.Arrivals.CONSTANT).duration(200_000_000L)
+                .grace(1_000_000_000L).name("status"), server.uri("/status?code=500"), 4);
         RunResult.Counts c = r.counts();
         assertThat(c.scheduled()).isEqualTo(20);
         assertThat(c.sent()).isEqualTo(20);
@@ -128,10 +142,11 @@ class RealRunsIT {
         assertCountsAddUp(r);
     }
 
-    @Test
-    void a_paced_run_against_a_failing_server_counts_errors_apart_from_completed() throws Exception {
-        RunResult r = run(TesterSpec.paced(2, 20_000_000L).duration(200_000_000L).grace(1_000_000_000L)
-                .name("paced-status"), server.uri("/status?code=503"), JettyTransport.Options.connections(2));
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void a_paced_run_against_a_failing_server_counts_errors_apart_from_completed(Kind kind) throws Exception {
+        RunResult r = run(kind, TesterSpec.paced(2, 20_000_000L).duration(200_000_000L).grace(1_000_000_000L)
+                .name("paced-status"), server.uri("/status?code=503"), 2);
         RunResult.Counts c = r.counts();
         assertThat(c.scheduled()).isEqualTo(20);
         assertThat(c.sent()).isEqualTo(20);
@@ -140,13 +155,44 @@ class RealRunsIT {
         assertCountsAddUp(r);
     }
 
-    @Test
-    void a_closed_run_against_a_failing_server_counts_errors_apart_from_completed() throws Exception {
-        RunResult r = run(TesterSpec.closed(2).duration(200_000_000L).grace(1_000_000_000L).name("closed-status"),
-                server.uri("/status?code=500"), JettyTransport.Options.connections(2));
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void a_closed_run_against_a_failing_server_counts_errors_apart_from_completed(Kind kind) throws Exception {
+        RunResult r = run(kind, TesterSpec.closed(2).duration(200_000_000L).grace(1_000_000_000L).name("closed-status"),
+                server.uri("/status?code=500"), 2);
         RunResult.Counts c = r.counts();
         assertThat(c.errors()).isPositive().isEqualTo(c.sent());
         assertThat(c.completed()).isZero();
         assertCountsAddUp(r);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void counts_add_up_for_every_model_when_the_target_dies_mid_run(Kind kind) throws Exception {
+        for (TesterSpec spec : List.of(
+                TesterSpec.open(200).arrivals(TesterSpec.Arrivals.CONSTANT).duration(1_000_000_000L)
+                        .grace(1_000_000_000L).name("open-dies"),
+                TesterSpec.closed(4).duration(1_000_000_000L).grace(1_000_000_000L).name("closed-dies"),
+                TesterSpec.paced(4, 20_000_000L).duration(1_000_000_000L).grace(1_000_000_000L).name("paced-dies"))) {
+            TestServer doomed = TestServer.start();
+            Thread killer = new Thread(() -> {
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                try {
+                    while (doomed.requests.get() < 40 && System.nanoTime() < deadline) {
+                        Thread.sleep(2); // polling with a deadline
+                    }
+                    doomed.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, "target-killer");
+            killer.start();
+            RunResult r = run(kind, spec, doomed.uri("/sleep?ms=2"), 4);
+            killer.join(15_000);
+            RunResult.Counts c = r.counts();
+            assertThat(c.completed()).as("%s: answered before the target died", spec.name()).isPositive();
+            assertThat(c.errors()).as("%s: errors after it died", spec.name()).isPositive();
+            assertCountsAddUp(r);
+        }
     }
 }

@@ -17,13 +17,14 @@ import org.eclipse.jetty.util.Fields;
  * A real Jetty 12 server on 127.0.0.1, port 0, for transport and CLI tests. Paths:
  * {@code /ok} answers 200 "hello" at once; {@code /sleep?ms=N} after N ms; {@code /status?code=N} with
  * status N; {@code /json} answers {@code {"score": 42, "who": {"name": "ada"}}}; {@code /echo} echoes the
- * body and the X-Test header; {@code /close} closes the connection without answering.
+ * body and the X-Test header; {@code /close} closes the connection without answering; {@code /bye} answers
+ * 200 "bye" with {@code Connection: close} and closes the connection.
  */
-final class TestServer implements AutoCloseable {
+public final class TestServer implements AutoCloseable {
 
     private final Server server;
     private final ServerConnector connector;
-    final AtomicLong requests = new AtomicLong();
+    public final AtomicLong requests = new AtomicLong();
 
     private TestServer() throws Exception {
         server = new Server();
@@ -55,6 +56,10 @@ final class TestServer implements AutoCloseable {
                         request.getConnectionMetaData().getConnection().getEndPoint().close();
                         callback.succeeded();
                     }
+                    case "/bye" -> {
+                        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                        write(response, 200, "bye", callback);
+                    }
                     default -> write(response, 200, "hello", callback);
                 }
                 return true;
@@ -63,7 +68,7 @@ final class TestServer implements AutoCloseable {
         server.start();
     }
 
-    static TestServer start() throws Exception {
+    public static TestServer start() throws Exception {
         return new TestServer();
     }
 
@@ -72,7 +77,7 @@ final class TestServer implements AutoCloseable {
         response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
     }
 
-    URI uri(String pathAndQuery) {
+    public URI uri(String pathAndQuery) {
         return URI.create("http://127.0.0.1:" + connector.getLocalPort() + pathAndQuery);
     }
 
