@@ -6,7 +6,6 @@ import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioParser;
 import io.loadsmith.tester.session.RunReport;
 import io.loadsmith.tester.session.ScenarioRun;
-import io.loadsmith.tester.session.ScenarioStalls;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,7 +99,7 @@ final class RunCommand implements Callable<Integer> {
         stdout.println();
         ConsoleTable.print(stdout, run.result(), run.verdicts());
         if (run.aligned()) {
-            ScenarioStalls.printPerStall(stdout, dir, scenario, run.stalled());
+            ScenarioRun.printPerStall(stdout, dir, scenario, run);
         }
         RunReport.write(dir, stdout);
         return run.passed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;

@@ -1,6 +1,13 @@
 package io.loadsmith.tester.session;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.loadsmith.stall.admin.TokenFile;
+import io.loadsmith.stall.plan.SeededPlanSpec;
+import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AgentStalls;
+import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.LiveStats;
@@ -11,6 +18,7 @@ import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.scenario.Scenario;
+import io.loadsmith.tester.scenario.ScenarioException;
 import io.loadsmith.tester.scenario.Slo;
 import io.loadsmith.tester.simulate.Simulation;
 import io.loadsmith.tester.transport.OpenTransport;
@@ -18,7 +26,7 @@ import io.loadsmith.tester.transport.TransportOptions;
 import io.loadsmith.tester.transport.TransportStats;
 import io.loadsmith.tester.transport.Transports;
 import java.io.IOException;
-import java.net.ConnectException;
+import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -27,12 +35,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code loadsmith run}'s work: one scenario against its real or simulated target, with the agent's stalls
- * when the scenario has a {@code stalls:} block ({@link StalledRun}); then its SLOs checked exactly from
- * {@code requests.bin}, {@code results.json} (aligned when stalled), {@code agent-stalls.json}, the copy
- * {@code scenario.yaml} and the report, all in the run's folder.
+ * {@code loadsmith run}'s work: one scenario against its real or simulated target; with a {@code stalls:}
+ * block on the path {@code demo} and {@code experiment} take ({@link StalledRun} probes the agent's clock,
+ * arms it at the counted start with the scenario's seed, fetches the run's stalls, disarms and aligns).
+ * Then the SLOs checked exactly from {@code requests.bin}, {@code results.json} (aligned when stalled:
+ * {@link AlignedResults}), {@code agent-stalls.json} and the copy {@code scenario.yaml}, all in the run's
+ * folder. The report follows ({@link RunReport}) once the caller has printed the run.
  */
 public final class ScenarioRun {
+
+    private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private ScenarioRun() {
     }
@@ -67,7 +79,7 @@ public final class ScenarioRun {
      * Runs {@code scenario} as {@code tester} into {@code dir}, stoppable through {@code control}.
      *
      * @param live started for a real run (null: no live view)
-     * @throws ConnectException when nothing listens at the target's host and port (no request was sent)
+     * @throws UnreachableException when nothing listens at the target's host and port (no request was sent)
      */
     public static Outcome run(Scenario scenario, TesterSpec tester, RunControl control, Path dir, LiveView live)
             throws Exception {
@@ -82,11 +94,12 @@ public final class ScenarioRun {
         } else {
             URI url = scenario.target().url();
             checkReachable(url);
-            AgentStalls agent = scenario.stalls() == null ? null : ScenarioStalls.agent(scenario);
+            AgentStalls agent = scenario.stalls() == null ? null : agent(scenario);
             stalled = runReal(scenario, tester, url, agent, dir, control, live);
             result = stalled.result();
             if (agent != null) {
-                ScenarioStalls.writeAgentStalls(dir, agent, stalled);
+                JsonNode stalls = agent.admin().stallsJson(stalled.armed().runId(), 0);
+                AtomicFiles.write(dir.resolve("agent-stalls.json"), out -> PRETTY.writeValue(out, stalls));
             }
         }
         List<Slo.Verdict> verdicts = new ArrayList<>();
@@ -102,11 +115,9 @@ public final class ScenarioRun {
             sloResults.add(new ResultsFile.SloResult(v.expr(), v.valueMillis(), v.valuePercent(), v.pass()));
         }
         Outcome outcome = new Outcome(result, verdicts, stalled);
-        if (outcome.aligned()) {
-            ScenarioStalls.writeResults(dir, scenario, stalled, sloResults);
-        } else {
-            ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), ResultsFile.of(List.of(result)).withSlos(sloResults));
-        }
+        ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), outcome.aligned()
+                ? AlignedResults.build(dir, List.of(entry(dir, scenario, stalled)), sloResults)
+                : ResultsFile.of(List.of(result)).withSlos(sloResults));
         AtomicFiles.copy(scenario.file(), dir.resolve("scenario.yaml"));
         return outcome;
     }
@@ -117,17 +128,42 @@ public final class ScenarioRun {
         try (OpenTransport http = Transports.open(options);
              AutoCloseable view = live == null ? null : live.start(http.stats(), control.live())) {
             return StalledRun.run(tester, http, scenario.source(url), dir, agent,
-                    agent == null ? null : ScenarioStalls.bins(scenario), control).withTransport(options);
+                    agent == null ? null : AlignedBins.forStall(agent.durationNanos()), control).withTransport(options);
         }
     }
 
-    /** Fails fast when nothing listens at the target's host and port. */
-    static void checkReachable(URI url) throws ConnectException {
+    /** The agent of {@code scenario.stalls()} and its seeded plan (the horizon is the counted run). */
+    private static AgentStalls agent(Scenario scenario) {
+        Scenario.AgentStalls stalls = scenario.stalls();
+        String token = null;
+        if (stalls.tokenFile() != null) {
+            try {
+                token = TokenFile.read(stalls.tokenFile());
+            } catch (IllegalArgumentException e) {
+                throw new ScenarioException(scenario.file().getFileName() + ": stalls.token_file: " + e.getMessage());
+            }
+        }
+        SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();
+        return new AgentStalls(AdminClient.of(stalls.admin(), token), plan.seed(), plan.meanIntervalNanos(),
+                plan.durationNanos(), plan.minGapNanos(), stalls.plan().kind());
+    }
+
+    /** Prints the requests sent inside each stall window of an aligned run (the demo's table, one column). */
+    public static void printPerStall(PrintWriter out, Path dir, Scenario scenario, Outcome outcome) {
+        PerStallTable.print(out, List.of(entry(dir, scenario, outcome.stalled())));
+    }
+
+    private static AlignedResults.Entry entry(Path dir, Scenario scenario, StalledRun.Outcome stalled) {
+        return new AlignedResults.Entry(dir, stalled, scenario.name());
+    }
+
+    /** Fails fast (exit code 3) when nothing listens at the target's host and port. */
+    static void checkReachable(URI url) {
         int port = url.getPort() > 0 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(url.getHost(), port), 3_000);
         } catch (IOException e) {
-            throw new ConnectException("the target " + url + " cannot be reached (" + e.getMessage() + ")");
+            throw new UnreachableException("the target " + url + " cannot be reached (" + e.getMessage() + ")");
         }
     }
 }
