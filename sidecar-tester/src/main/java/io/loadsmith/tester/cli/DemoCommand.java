@@ -1,7 +1,7 @@
 package io.loadsmith.tester.cli;
 
-import io.loadsmith.tester.session.Demo;
 import io.loadsmith.tester.scenario.Durations;
+import io.loadsmith.tester.session.Demo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

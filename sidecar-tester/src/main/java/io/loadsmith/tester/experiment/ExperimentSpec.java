@@ -2,10 +2,10 @@ package io.loadsmith.tester.experiment;
 
 import static io.loadsmith.tester.scenario.Field.keys;
 
-import io.loadsmith.stall.admin.TokenFile;
-import io.loadsmith.stall.plan.StallKind;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.loadsmith.stall.admin.TokenFile;
+import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.tester.scenario.Field;
 import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioException;

@@ -1,12 +1,12 @@
 package io.loadsmith.tester.session;
 
-import io.loadsmith.tester.experiment.ServiceProcess;
-import io.loadsmith.tester.experiment.ScoreRequests;
 import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.align.StallSummary;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.experiment.ScoreRequests;
+import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
 

@@ -4,9 +4,9 @@ import io.loadsmith.tester.experiment.ExperimentSpec;
 import io.loadsmith.tester.experiment.PairedComparison;
 import io.loadsmith.tester.experiment.RateSweep;
 import io.loadsmith.tester.experiment.WindowAnalysis;
-import io.loadsmith.tester.result.ResultsDirs;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.Experiment;
+import io.loadsmith.tester.result.ResultsDirs;
 import io.loadsmith.tester.result.RunResult;
 
 import java.io.IOException;

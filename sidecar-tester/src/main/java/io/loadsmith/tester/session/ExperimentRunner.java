@@ -1,17 +1,17 @@
 package io.loadsmith.tester.session;
 
-import io.loadsmith.tester.experiment.ExperimentSpec;
-import io.loadsmith.tester.experiment.ServiceProcess;
-import io.loadsmith.tester.experiment.RunOrder;
-import io.loadsmith.tester.experiment.CpuIdle;
-import io.loadsmith.tester.result.ResultsDirs;
 import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.experiment.CpuIdle;
+import io.loadsmith.tester.experiment.ExperimentSpec;
+import io.loadsmith.tester.experiment.RunOrder;
+import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.Experiment;
+import io.loadsmith.tester.result.ResultsDirs;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.scenario.Scenario;

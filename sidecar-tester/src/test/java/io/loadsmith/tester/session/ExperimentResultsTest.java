@@ -1,14 +1,12 @@
 package io.loadsmith.tester.session;
 
-import io.loadsmith.tester.experiment.ExperimentSpec;
-import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.stall.plan.StallPlan;
 import io.loadsmith.tester.agentclient.AdminClient;
-import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.agentclient.ClockOffset;
+import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.align.MissingStalls;
 import io.loadsmith.tester.align.RunAlignment;
 import io.loadsmith.tester.align.StallAlignment;
@@ -18,6 +16,8 @@ import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.engine.VirtualScheduler;
+import io.loadsmith.tester.experiment.ExperimentSpec;
+import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.report.ReportWriter;
 import io.loadsmith.tester.result.Experiment;
