@@ -9,6 +9,7 @@ import io.loadsmith.tester.experiment.ScoreRequests;
 import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.transport.TransportOptions;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -152,7 +153,8 @@ public final class Demo {
                     describe(arm.tester()), o.durationNanos() / S, o.warmupRequests());
             console.flush();
             Path runDir = out.resolve("runs").resolve(arm.name());
-            StalledRun.Outcome outcome = StalledRun.real(arm.tester(), requests, arm.connections(), runDir, stalls, bins);
+            StalledRun.Outcome outcome = StalledRun.real(arm.tester(), requests,
+                    TransportOptions.connections(arm.connections()), runDir, stalls, bins);
             entries.add(new AlignedResults.Entry(runDir, outcome, arm.name()));
         }
         Path file = ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME), AlignedResults.build(out, entries));

@@ -38,7 +38,8 @@ import java.util.List;
  * the windows.
  *
  * <pre>{@code
- * StalledRun.Outcome outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source, runDir, stalls);
+ * StalledRun.Outcome outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source,
+ *         TransportOptions.connections(1), runDir, stalls, AlignedBins.forStall(stalls.durationNanos()));
  * outcome.alignment().summary().sentDuringTotal();   // 0 for a closed loop
  * }</pre>
  */
@@ -74,18 +75,11 @@ public final class StalledRun {
     }
 
     /**
-     * Runs against a real service over HTTP on the system clock.
+     * Runs against a real service over HTTP, on the transport the options choose.
      *
-     * @param connections the HTTP client's pool size
-     * @param stalls      the agent to arm, or null for a run without stalls
-     * @param bins        the geometry of the stall-aligned bins (shared by every run that is drawn together)
+     * @param stalls the agent to arm, or null for a run without stalls
+     * @param bins   the geometry of the stall-aligned bins (shared by every run that is drawn together)
      */
-    public static Outcome real(TesterSpec tester, RequestSource source, int connections, Path runDir,
-                               AgentStalls stalls, AlignedBins bins) throws IOException {
-        return real(tester, source, TransportOptions.connections(connections), runDir, stalls, bins);
-    }
-
-    /** {@link #real(TesterSpec, RequestSource, int, Path, AgentStalls, AlignedBins)} on the transport options say. */
     public static Outcome real(TesterSpec tester, RequestSource source, TransportOptions transport, Path runDir,
                                AgentStalls stalls, AlignedBins bins) throws IOException {
         try (OpenTransport http = Transports.open(transport)) {
@@ -109,13 +103,10 @@ public final class StalledRun {
                 c.opened(), c.reconnects(), c.failedConnects(), c.connectP50Ms(), c.connectMaxMs())));
     }
 
-    /** Runs on any scheduler and transport (the scheduler's clock must be the clock the agent is probed on). */
-    public static Outcome run(TesterSpec tester, Scheduler scheduler, Transport transport, RequestSource source,
-                              Path runDir, AgentStalls stalls, AlignedBins bins) throws IOException {
-        return run(tester, scheduler, transport, source, runDir, stalls, bins, new RunControl());
-    }
-
-    /** {@link #run(TesterSpec, Scheduler, Transport, RequestSource, Path, AgentStalls, AlignedBins)}, stoppable through {@code control}. */
+    /**
+     * Runs on any scheduler and transport (the scheduler's clock must be the clock the agent is probed on),
+     * stoppable through {@code control}.
+     */
     public static Outcome run(TesterSpec tester, Scheduler scheduler, Transport transport, RequestSource source,
                               Path runDir, AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
         if (stalls == null) {
