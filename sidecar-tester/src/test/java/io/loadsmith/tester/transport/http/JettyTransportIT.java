@@ -158,7 +158,9 @@ class JettyTransportIT {
                 RecordedExchange r = send(http, RequestSpec.get(
                         URI.create("http://127.0.0.1:" + listener.getLocalPort() + "/"), 0, 0));
                 assertThat(r.outcome).isEqualTo(Outcome.RESET);
-                assertThat(r.sentCalls.get()).isEqualTo(1);
+                // Jetty reports the commit after its write completes; when the reset is read first it fails the
+                // exchange without reporting the commit, so the send may or may not have been seen (never twice)
+                assertThat(r.sentCalls.get()).isBetween(0, 1);
             }
             resetter.join(5_000);
         }

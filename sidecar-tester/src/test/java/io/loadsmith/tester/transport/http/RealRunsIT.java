@@ -1,6 +1,7 @@
 package io.loadsmith.tester.transport.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.loadsmith.tester.engine.CountsAddUp;
 import io.loadsmith.tester.engine.LoadTest;
@@ -15,6 +16,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -176,14 +178,15 @@ class RealRunsIT {
                 TesterSpec.paced(4, 20_000_000L).duration(1_000_000_000L).grace(1_000_000_000L).name("paced-dies"))) {
             TestServer doomed = TestServer.start();
             Thread killer = new Thread(() -> {
-                long deadline = System.nanoTime() + 10_000_000_000L;
                 try {
-                    while (doomed.requests.get() < 40 && System.nanoTime() < deadline) {
-                        Thread.sleep(2); // polling with a deadline
+                    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(2))
+                            .until(() -> doomed.requests.get() >= 40);
+                } finally {
+                    try {
+                        doomed.close();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
                     }
-                    doomed.close();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
                 }
             }, "target-killer");
             killer.start();

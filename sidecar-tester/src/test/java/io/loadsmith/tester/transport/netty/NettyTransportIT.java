@@ -288,10 +288,43 @@ class NettyTransportIT {
     }
 
     @Test
+    void requests_waiting_for_the_pool_are_sent_first_come_first_served() throws Exception {
+        try (OpenTransport http = open(1)) {
+            RecordedExchange slow = new RecordedExchange();
+            http.transport().send(RequestSpec.get(server.uri("/sleep?ms=200"), -1, 0), slow);
+            List<RecordedExchange> waiting = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                RecordedExchange r = new RecordedExchange();
+                http.transport().send(RequestSpec.get(server.uri("/ok"), -1, 0), r);
+                waiting.add(r);
+            }
+            slow.await();
+            long previousSent = slow.sentNanos;
+            for (RecordedExchange r : waiting) {
+                assertThat(r.await().outcome).isEqualTo(Outcome.OK);
+                assertThat(r.sentNanos).isGreaterThan(previousSent);
+                previousSent = r.sentNanos;
+            }
+        }
+    }
+
+    @Test
+    void a_head_request_has_no_body_and_the_connection_carries_on() throws Exception {
+        try (OpenTransport http = open(1)) {
+            RequestSpec head = new RequestSpec("HEAD", server.uri("/ok"), Map.of(), null, null, 0, 0);
+            assertThat(send(http, head).outcome).isEqualTo(Outcome.OK);
+            assertThat(send(http, RequestSpec.get(server.uri("/json"), 0, 0)).outcome).isEqualTo(Outcome.OK);
+            assertThat(send(http, head).outcome).isEqualTo(Outcome.OK);
+            assertThat(http.stats().connections().opened()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void a_server_stopped_mid_run_gives_errors_not_a_hang() throws Exception {
         TestServer doomed = TestServer.start();
         URI ok = doomed.uri("/ok");
-        try (OpenTransport http = open(4)) {
+        // a connection the stopping server neither answers nor closes is ended by the transport's timeout
+        try (OpenTransport http = open(TransportOptions.connections(4).withTimeoutNanos(5_000_000_000L))) {
             assertThat(send(http, RequestSpec.get(doomed.uri("/ok"), -1, 0)).outcome).isEqualTo(Outcome.OK);
             List<RecordedExchange> slow = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
@@ -303,7 +336,7 @@ class NettyTransportIT {
             doomed.close();
             for (RecordedExchange r : slow) {
                 r.await();
-                assertThat(r.outcome).as(r.detail).isIn(Outcome.RESET, Outcome.OK, Outcome.HTTP_STATUS);
+                assertThat(r.outcome).as(r.detail).isIn(Outcome.RESET, Outcome.OK, Outcome.HTTP_STATUS, Outcome.TIMEOUT);
             }
             RecordedExchange after = send(http, RequestSpec.get(ok, -1, 0));
             assertThat(after.outcome).as(after.detail).isEqualTo(Outcome.REFUSED);
