@@ -1,6 +1,5 @@
 package io.loadsmith.tester.session;
 
-import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
@@ -9,13 +8,11 @@ import io.loadsmith.tester.experiment.CpuIdle;
 import io.loadsmith.tester.experiment.ExperimentSpec;
 import io.loadsmith.tester.experiment.RunOrder;
 import io.loadsmith.tester.experiment.ServiceProcess;
-import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.Experiment;
 import io.loadsmith.tester.result.ResultsDirs;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.scenario.Scenario;
-import io.loadsmith.tester.scenario.ScenarioException;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -23,7 +20,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -142,17 +138,9 @@ public final class ExperimentRunner {
         if (service != null) {
             admin = service.admin();
         } else {
-            admin = AdminClient.of(s.admin(), s.tokenFile() == null ? null : token(spec));
+            admin = AdminClient.of(s.admin(), ScenarioRun.token(s.tokenFile(), spec.file()));
         }
         return new AgentStalls(admin, seed, s.meanIntervalNanos(), s.durationNanos(), s.minGapNanos(), s.kind());
-    }
-
-    private static String token(ExperimentSpec spec) {
-        try {
-            return TokenFile.read(spec.stalls().tokenFile());
-        } catch (IllegalArgumentException e) {
-            throw new ScenarioException(spec.file().getFileName() + ": stalls.token_file: " + e.getMessage());
-        }
     }
 
     private static void restart(ExperimentSpec.Service service, PrintWriter console) throws IOException, InterruptedException {
@@ -183,10 +171,5 @@ public final class ExperimentRunner {
             }
             Thread.sleep(200);
         }
-    }
-
-    /** True when the run folder holds a request log (windows need it). */
-    static boolean hasLog(Path runDir) {
-        return Files.isRegularFile(runDir.resolve(RequestLog.FILE_NAME));
     }
 }

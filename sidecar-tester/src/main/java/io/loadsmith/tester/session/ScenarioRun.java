@@ -135,17 +135,18 @@ public final class ScenarioRun {
     /** The agent of {@code scenario.stalls()} and its seeded plan (the horizon is the counted run). */
     private static AgentStalls agent(Scenario scenario) {
         Scenario.AgentStalls stalls = scenario.stalls();
-        String token = null;
-        if (stalls.tokenFile() != null) {
-            try {
-                token = TokenFile.read(stalls.tokenFile());
-            } catch (IllegalArgumentException e) {
-                throw new ScenarioException(scenario.file().getFileName() + ": stalls.token_file: " + e.getMessage());
-            }
-        }
         SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();
-        return new AgentStalls(AdminClient.of(stalls.admin(), token), plan.seed(), plan.meanIntervalNanos(),
-                plan.durationNanos(), plan.minGapNanos(), stalls.plan().kind());
+        return new AgentStalls(AdminClient.of(stalls.admin(), token(stalls.tokenFile(), scenario.file())), plan.seed(),
+                plan.meanIntervalNanos(), plan.durationNanos(), plan.minGapNanos(), stalls.plan().kind());
+    }
+
+    /** The token of {@code stalls.token_file} given in {@code file}; null without one. */
+    static String token(Path tokenFile, Path file) {
+        try {
+            return tokenFile == null ? null : TokenFile.read(tokenFile);
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(file.getFileName() + ": stalls.token_file: " + e.getMessage());
+        }
     }
 
     /** Prints the requests sent inside each stall window of an aligned run (the demo's table, one column). */
