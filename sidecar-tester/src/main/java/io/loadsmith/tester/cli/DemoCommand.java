@@ -54,10 +54,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (!(rate > 0) || durationNanos <= 0) {
             throw new BadInputException("--rate and --duration must be > 0");
         }
-        Demo.Options options = Demo.Options.defaults().withDuration(durationNanos).withWarmup(warmup);
-        options = new Demo.Options(rate, options.pacedConnections(), options.durationNanos(), options.warmupRequests(),
-                options.stallNanos(), options.meanIntervalNanos(), options.seed(), options.serviceThreads(),
-                options.objectiveNanos());
+        Demo.Options options = Demo.Options.of(rate, durationNanos, warmup);
         Path dir = CliDirs.prepare(out, "demo");
         console.println("loadsmith demo: " + Demo.machineLine());
         Demo.run(options, dir, console);

@@ -159,7 +159,7 @@ public final class ScenarioRun {
     }
 
     /** Fails fast (exit code 3) when nothing listens at the target's host and port. */
-    static void checkReachable(URI url) {
+    private static void checkReachable(URI url) {
         int port = url.getPort() > 0 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(url.getHost(), port), 3_000);
