@@ -15,7 +15,7 @@ import java.util.SplittableRandom;
  * bounded by the number of stalls and the scatter cap, not by the number of requests).
  *
  * <p>All times are nanoseconds on the tester's clock: move the agent's windows there first
- * ({@link StallWindow#onTesterClock}). A stall is <em>met</em> when its whole window lies inside the
+ * ({@code ServerStall.onTesterClock}). A stall is <em>met</em> when its whole window lies inside the
  * counted span; the summary, the bins and the scatter use only stalls met, the per-stall list has every
  * stall. Requests intended before the counted span (a warm-up) are ignored. Each bin is averaged over the
  * stalls met whose bin lies inside the counted span (a stall 50 ms after the start has no bins before

@@ -19,10 +19,4 @@ public record StallWindow(int index, long startNanos, long endNanos, long held) 
     public long durationNanos() {
         return endNanos - startNanos;
     }
-
-    /** The window moved onto the tester's clock, from a stall recorded on the server's clock. */
-    public static StallWindow onTesterClock(ServerStall stall, ClockOffset offset) {
-        return new StallWindow(stall.index(), offset.toTesterNanos(stall.startNanos()),
-                offset.toTesterNanos(stall.endNanos()), stall.held());
-    }
 }

@@ -1,7 +1,7 @@
 package io.loadsmith.tester.cli;
 
 import io.loadsmith.stall.admin.TokenFile;
-import io.loadsmith.tester.align.AdminClient;
+import io.loadsmith.tester.agentclient.AdminClient;
 import java.net.URI;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;

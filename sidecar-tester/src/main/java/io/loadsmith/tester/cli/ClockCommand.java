@@ -2,9 +2,9 @@ package io.loadsmith.tester.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.loadsmith.stall.clock.Clock;
-import io.loadsmith.tester.align.AdminClient;
-import io.loadsmith.tester.align.ClockOffset;
-import io.loadsmith.tester.align.ClockProbe;
+import io.loadsmith.tester.agentclient.AdminClient;
+import io.loadsmith.tester.agentclient.ClockOffset;
+import io.loadsmith.tester.agentclient.ClockProbe;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.concurrent.Callable;

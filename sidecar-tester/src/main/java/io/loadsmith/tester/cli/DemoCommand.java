@@ -1,18 +1,14 @@
 package io.loadsmith.tester.cli;
 
-import io.loadsmith.tester.experiment.Demo;
-import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.tester.scenario.Durations;
+import io.loadsmith.tester.session.Demo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -58,50 +54,10 @@ public final class DemoCommand implements Callable<Integer> {
         if (!(rate > 0) || durationNanos <= 0) {
             throw new BadInputException("--rate and --duration must be > 0");
         }
-        Demo.Options options = Demo.Options.defaults().withDuration(durationNanos).withWarmup(warmup);
-        options = new Demo.Options(rate, options.pacedConnections(), options.durationNanos(), options.warmupRequests(),
-                options.stallNanos(), options.meanIntervalNanos(), options.seed(), options.serviceThreads(),
-                options.objectiveNanos());
+        Demo.Options options = Demo.Options.of(rate, durationNanos, warmup);
         Path dir = CliDirs.prepare(out, "demo");
         console.println("loadsmith demo: " + Demo.machineLine());
-        ServiceProcess.Jars jars = jars(console);
-        console.println("starting the scoring service with the loadsmith agent (first start builds its shop database)...");
-        console.flush();
-        try (ServiceProcess service = ServiceProcess.start(jars, options.serviceThreads(), List.of(),
-                dir.resolve("service.log"), 180)) {
-            console.printf("service %s (pid %d), agent admin API %s; stalls of %d ms about every %d ms (seed %d)%n",
-                    service.url(), service.pid(), service.admin().base(), options.stallNanos() / 1_000_000,
-                    options.meanIntervalNanos() / 1_000_000, options.seed());
-            console.flush();
-            Demo.run(service, options, dir, console);
-        }
-        ReportCommand.writeAfterRun(dir, console);
+        Demo.run(options, dir, console);
         return ExitCodes.OK;
-    }
-
-    /** The agent and service jars, built first if they are missing. */
-    private static ServiceProcess.Jars jars(PrintWriter console) throws IOException, InterruptedException {
-        Path root = root();
-        ServiceProcess.Jars found = ServiceProcess.Jars.of(root);
-        if (found.missing() != null) {
-            console.println("building the agent and the scoring service (first run only)...");
-            console.flush();
-            String wrapper = System.getProperty("os.name").toLowerCase().contains("win") ? "mvnw.cmd" : "./mvnw";
-            Process build = new ProcessBuilder(wrapper, "-B", "-q", "-DskipTests", "package", "-pl",
-                    "agent,examples/scoring-service", "-am").directory(root.toFile()).inheritIO().start();
-            if (build.waitFor() != 0 || found.missing() != null) {
-                throw new UnreachableException("cannot build what the demo needs: " + found.missing());
-            }
-        }
-        return found;
-    }
-
-    private static Path root() {
-        try {
-            Path jar = Path.of(DemoCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            return ServiceProcess.findRoot(jar);
-        } catch (URISyntaxException | RuntimeException e) {
-            return ServiceProcess.findRoot(Path.of(""));
-        }
     }
 }

@@ -1,7 +1,8 @@
 package io.loadsmith.tester.cli;
 
-import io.loadsmith.tester.align.AdminException;
+import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.scenario.ScenarioException;
+import io.loadsmith.tester.session.UnreachableException;
 import java.net.ConnectException;
 import java.net.http.HttpConnectTimeoutException;
 import picocli.CommandLine;

@@ -1,10 +1,10 @@
 package io.loadsmith.tester.cli;
 
-import io.loadsmith.tester.align.AdminException;
-import io.loadsmith.tester.experiment.Demo;
-import io.loadsmith.tester.experiment.ExperimentRunner;
+import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.experiment.ExperimentSpec;
-import io.loadsmith.tester.experiment.ServiceProcess;
+import io.loadsmith.tester.session.Demo;
+import io.loadsmith.tester.session.ExperimentRunner;
+import io.loadsmith.tester.session.UnreachableException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -12,7 +12,6 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -44,31 +43,14 @@ public final class ExperimentCommand implements Callable<Integer> {
                 experiment.stallStates().size() == 2 ? "on and off" : experiment.stallStates().get(0) ? "on" : "off",
                 experiment.durationNanos() / 1_000_000_000L, dir);
         console.flush();
-        ServiceProcess.Jars jars = null;
-        if (experiment.service().managedThreads() > 0) {
-            jars = ServiceProcess.Jars.of(root());
-            if (jars.missing() != null) {
-                throw new UnreachableException(jars.missing());
-            }
-        }
         try {
-            ExperimentRunner.run(experiment, dir, console, jars);
+            ExperimentRunner.run(experiment, dir, console);
         } catch (AdminException e) {
             if (e.badInput()) {
                 throw new BadInputException(e.getMessage());
             }
             throw new UnreachableException(e.getMessage());
         }
-        ReportCommand.writeAfterRun(dir, console);
         return ExitCodes.OK;
-    }
-
-    private static Path root() {
-        try {
-            return ServiceProcess.findRoot(Path.of(ExperimentCommand.class.getProtectionDomain().getCodeSource()
-                    .getLocation().toURI()));
-        } catch (URISyntaxException | RuntimeException e) {
-            return ServiceProcess.findRoot(Path.of(""));
-        }
     }
 }

@@ -40,19 +40,4 @@ final class ReportCommand implements Callable<Integer> {
             throw new BadInputException(e.getMessage());
         }
     }
-
-    /**
-     * After a run that already wrote results.json: writes the report and says where both are. A report that
-     * fails is a warning, not an error, so the measured results and the run's exit code stand.
-     */
-    static void writeAfterRun(Path dir, java.io.PrintWriter console) {
-        try {
-            ReportWriter.write(dir);
-            console.printf("%nwrote %s and %s%n", dir.resolve("results.json"), dir.resolve(ReportWriter.REPORT_FILE));
-        } catch (RuntimeException e) {
-            console.printf("%nwrote %s%nwarning: the report failed (%s); once fixed: loadsmith report %s%n",
-                    dir.resolve("results.json"), e.getMessage(), dir);
-        }
-        console.flush();
-    }
 }

@@ -1,26 +1,11 @@
 package io.loadsmith.tester.cli;
 
-import io.loadsmith.tester.align.AgentStalls;
-import io.loadsmith.tester.align.StalledRun;
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.TesterSpec;
-import io.loadsmith.tester.record.RequestLog;
-import io.loadsmith.tester.report.ReportWriter;
-import io.loadsmith.tester.result.AtomicFiles;
-import io.loadsmith.tester.result.ResultsFile;
-import io.loadsmith.tester.result.ResultsWriter;
-import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioParser;
-import io.loadsmith.tester.scenario.Slo;
-import io.loadsmith.tester.simulate.Simulation;
-import io.loadsmith.tester.transport.OpenTransport;
-import io.loadsmith.tester.transport.TransportOptions;
-import io.loadsmith.tester.transport.Transports;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.URI;
+import io.loadsmith.tester.session.RunReport;
+import io.loadsmith.tester.session.ScenarioRun;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,9 +76,6 @@ final class RunCommand implements Callable<Integer> {
             }
         }, "loadsmith-stop");
         Runtime.getRuntime().addShutdownHook(hook);
-        Thread prepare = new Thread(ReportWriter::prepare, "loadsmith-report-prepare");
-        prepare.setDaemon(true);
-        prepare.start();
         try {
             return runAndWrite(scenario, tester, control, dir);
         } finally {
@@ -108,81 +90,18 @@ final class RunCommand implements Callable<Integer> {
 
     private int runAndWrite(Scenario scenario, TesterSpec tester, RunControl control, Path dir) throws Exception {
         var stdout = spec.commandLine().getOut();
-        RunResult result;
-        StalledRun.Outcome stalled = null;
         stdout.printf("loadsmith run %s: %s tester, %s -> %s%n", scenario.name(), tester.model().wireName(),
                 scenario.target().simulated() ? "simulated target" : scenario.target().url(), dir);
         stdout.flush();
-        if (scenario.target().simulated()) {
-            result = Simulation.run(tester, scenario.target().simulate(),
-                    scenario.source(Simulation.SIMULATED_URI), dir);
-        } else {
-            URI url = scenario.target().url();
-            checkReachable(url);
-            AgentStalls agent = scenario.stalls() == null ? null : ScenarioStalls.agent(scenario);
-            stalled = runReal(scenario, tester, url, agent, dir, control);
-            result = stalled.result();
-            if (agent != null) {
-                ScenarioStalls.writeAgentStalls(dir, agent, stalled);
-            }
-        }
-        List<Slo.Verdict> verdicts = new ArrayList<>();
-        if (!scenario.slos().isEmpty()) {
-            SloCheck measured = SloCheck.read(dir.resolve(RequestLog.FILE_NAME));
-            for (Slo slo : scenario.slos()) {
-                verdicts.add(slo.evaluate(measured));
-            }
-        }
-        List<ResultsFile.SloResult> sloResults = new ArrayList<>();
-        for (Slo.Verdict v : verdicts) {
-            // latency SLOs carry value_ms, share SLOs (above(...), errors) value_percent; the other is null
-            sloResults.add(new ResultsFile.SloResult(v.expr(), v.valueMillis(), v.valuePercent(), v.pass()));
-        }
-        boolean aligned = stalled != null && stalled.alignment() != null;
-        if (aligned) {
-            ScenarioStalls.writeResults(dir, scenario, stalled, sloResults);
-        } else {
-            ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), ResultsFile.of(List.of(result)).withSlos(sloResults));
-        }
-        writeScenarioCopy(scenario, dir);
+        boolean line = "line".equals(progress) || ("auto".equals(progress) && System.console() != null);
+        ScenarioRun.Outcome run = ScenarioRun.run(scenario, tester, control, dir,
+                "none".equals(progress) ? null : (counts, live) -> new Progress(counts, live, stdout, line));
         stdout.println();
-        ConsoleTable.print(stdout, result, verdicts);
-        if (aligned) {
-            ScenarioStalls.printPerStall(stdout, dir, scenario, stalled);
+        ConsoleTable.print(stdout, run.result(), run.verdicts());
+        if (run.aligned()) {
+            ScenarioRun.printPerStall(stdout, dir, scenario, run);
         }
-        ReportCommand.writeAfterRun(dir, stdout);
-        return verdicts.stream().allMatch(Slo.Verdict::pass) ? ExitCodes.OK : ExitCodes.SLO_FAILED;
-    }
-
-    private StalledRun.Outcome runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent, Path dir,
-                                       RunControl control) throws Exception {
-        TransportOptions options = scenario.transport();
-        try (OpenTransport http = Transports.open(options)) {
-            boolean terminal = System.console() != null;
-            Progress live = "none".equals(progress) ? null : new Progress(http.stats(), control.live(),
-                    spec.commandLine().getOut(), "line".equals(progress) || ("auto".equals(progress) && terminal));
-            try {
-                return StalledRun.run(tester, http, scenario.source(url), dir, agent,
-                        agent == null ? null : ScenarioStalls.bins(scenario), control).withTransport(options);
-            } finally {
-                if (live != null) {
-                    live.close();
-                }
-            }
-        }
-    }
-
-    /** Fails fast with exit code 3 when nothing listens at the target's host and port. */
-    static void checkReachable(URI url) {
-        int port = url.getPort() > 0 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(url.getHost(), port), 3_000);
-        } catch (IOException e) {
-            throw new UnreachableException("the target " + url + " cannot be reached (" + e.getMessage() + ")");
-        }
-    }
-
-    private static void writeScenarioCopy(Scenario scenario, Path dir) throws IOException {
-        AtomicFiles.copy(scenario.file(), dir.resolve("scenario.yaml"));
+        RunReport.write(dir, stdout);
+        return run.passed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;
     }
 }

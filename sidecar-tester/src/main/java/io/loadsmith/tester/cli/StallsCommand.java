@@ -1,7 +1,7 @@
 package io.loadsmith.tester.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.loadsmith.tester.align.AdminException;
+import io.loadsmith.tester.agentclient.AdminException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

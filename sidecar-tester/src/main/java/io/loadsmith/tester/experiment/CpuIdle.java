@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Waits until the host's CPUs are idle enough before a run (Linux {@code /proc/stat}; elsewhere a no-op). */
-final class CpuIdle {
+public final class CpuIdle {
 
     private static final Path STAT = Path.of("/proc/stat");
 
@@ -25,7 +25,7 @@ final class CpuIdle {
     }
 
     /** Waits (2 s windows) until the idle share reaches {@code share}, at most {@code timeoutNanos}; then warns and goes on. */
-    static void waitUntilIdle(double share, long timeoutNanos, PrintWriter console) throws InterruptedException {
+    public static void waitUntilIdle(double share, long timeoutNanos, PrintWriter console) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutNanos;
         double idle;
         while ((idle = idleShare(2_000)) >= 0 && idle < share) {

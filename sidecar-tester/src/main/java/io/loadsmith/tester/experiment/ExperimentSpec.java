@@ -2,10 +2,14 @@ package io.loadsmith.tester.experiment;
 
 import static io.loadsmith.tester.scenario.Field.keys;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.tester.scenario.Field;
+import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioException;
+import io.loadsmith.tester.scenario.ScenarioParser;
 
 import java.io.IOException;
 import java.net.URI;
@@ -63,6 +67,28 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
                           boolean restartEachRun) {
     }
 
+    /**
+     * The base scenario with the arm's load and this experiment's duration, warm-up, grace and the round's seed;
+     * the managed service's URL (null when not managed) replaces the target.
+     */
+    public Scenario scenario(Arm arm, long seed, URI managedUrl) throws IOException {
+        ObjectNode load = (ObjectNode) JSON.readTree(arm.loadJson());
+        load.put("duration", durationNanos / 1_000_000 + "ms");
+        if (warmup.matches("[0-9]+")) {
+            load.put("warmup", Long.parseLong(warmup));
+        } else {
+            load.put("warmup", warmup);
+        }
+        load.put("grace", graceNanos / 1_000_000 + "ms");
+        load.put("seed", seed);
+        List<String> overrides = new ArrayList<>();
+        overrides.add("load=" + load);
+        if (managedUrl != null) {
+            overrides.add("target.url=" + managedUrl);
+        }
+        return ScenarioParser.parse(scenario, overrides);
+    }
+
     /** One tester: its name and its scenario {@code load} mapping as JSON. */
     public record Arm(String name, String loadJson, double ratePerSecond) {
     }
@@ -73,6 +99,7 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
     public record Windows(String arm, long windowNanos) {
     }
 
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> ROOT = keys("name", "scenario", "rounds", "duration", "warmup", "grace", "seed",
             "stall", "stalls", "service", "arms", "metric", "pairs", "sweep", "windows");
     private static final Set<String> STALLS = keys("admin", "token_file", "mean_interval", "duration", "min_gap", "kind");

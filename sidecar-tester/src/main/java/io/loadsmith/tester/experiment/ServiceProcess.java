@@ -1,13 +1,14 @@
 package io.loadsmith.tester.experiment;
 
-import io.loadsmith.tester.align.AdminClient;
-import io.loadsmith.tester.align.AdminException;
+import io.loadsmith.tester.agentclient.AdminClient;
+import io.loadsmith.tester.agentclient.AdminException;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,6 +84,15 @@ public final class ServiceProcess implements AutoCloseable {
             }
         }
         throw new IllegalStateException("cannot find the loadsmith project folder above " + start);
+    }
+
+    /** The project's root above this build's jar (or classes folder), else above the working folder. */
+    public static Path root() {
+        try {
+            return findRoot(Path.of(ServiceProcess.class.getProtectionDomain().getCodeSource().getLocation().toURI()));
+        } catch (URISyntaxException | RuntimeException e) {
+            return findRoot(Path.of(""));
+        }
     }
 
     /**

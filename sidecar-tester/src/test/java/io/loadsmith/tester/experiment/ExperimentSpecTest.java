@@ -42,7 +42,7 @@ class ExperimentSpecTest {
     void an_arm_becomes_the_base_scenario_with_its_load_and_the_rounds_seed() throws Exception {
         ExperimentSpec spec = ExperimentSpec.parse(EXAMPLES.resolve("lab-shape.yaml"));
 
-        Scenario paced = ExperimentRunner.scenario(spec, spec.arms().get(3), 3, URI.create("http://127.0.0.1:9999"));
+        Scenario paced = spec.scenario(spec.arms().get(3), 3, URI.create("http://127.0.0.1:9999"));
 
         assertThat(paced.tester().model()).isEqualTo(TesterSpec.Model.PACED);
         assertThat(paced.tester().connections()).isEqualTo(8);
@@ -104,7 +104,7 @@ class ExperimentSpecTest {
             if (file.getParent().endsWith("experiments")) {
                 ExperimentSpec spec = ExperimentSpec.parse(file);
                 for (ExperimentSpec.Arm arm : spec.arms()) {
-                    ExperimentRunner.scenario(spec, arm, 1, URI.create("http://127.0.0.1:9999"));
+                    spec.scenario(arm, 1, URI.create("http://127.0.0.1:9999"));
                 }
             } else {
                 ScenarioParser.parse(file, List.of());

@@ -1,22 +1,18 @@
-package io.loadsmith.tester.experiment;
+package io.loadsmith.tester.session;
 
-import io.loadsmith.tester.result.ResultsDirs;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.loadsmith.stall.admin.TokenFile;
-import io.loadsmith.tester.align.AdminClient;
-import io.loadsmith.tester.align.AgentStalls;
+import io.loadsmith.tester.agentclient.AdminClient;
+import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
-import io.loadsmith.tester.align.AlignedResults;
-import io.loadsmith.tester.align.StalledRun;
 import io.loadsmith.tester.engine.TesterSpec;
-import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.experiment.CpuIdle;
+import io.loadsmith.tester.experiment.ExperimentSpec;
+import io.loadsmith.tester.experiment.RunOrder;
+import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.tester.result.Experiment;
+import io.loadsmith.tester.result.ResultsDirs;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.scenario.Scenario;
-import io.loadsmith.tester.scenario.ScenarioException;
-import io.loadsmith.tester.scenario.ScenarioParser;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,7 +20,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,8 +37,6 @@ import java.util.TreeMap;
  */
 public final class ExperimentRunner {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private ExperimentRunner() {
     }
 
@@ -54,9 +47,19 @@ public final class ExperimentRunner {
         }
     }
 
-    /** Runs the experiment into {@code out}; {@code jars} is needed only for a managed service. */
-    public static Path run(ExperimentSpec spec, Path out, PrintWriter console, ServiceProcess.Jars jars)
-            throws IOException, InterruptedException {
+    /**
+     * Runs the experiment into {@code out}, then writes results.json and the report there.
+     *
+     * @throws UnreachableException when the service is managed and the agent's or the service's jar is missing
+     */
+    public static void run(ExperimentSpec spec, Path out, PrintWriter console) throws IOException, InterruptedException {
+        ServiceProcess.Jars jars = null;
+        if (spec.service().managedThreads() > 0) {
+            jars = ServiceProcess.Jars.of(ServiceProcess.root());
+            if (jars.missing() != null) {
+                throw new UnreachableException(jars.missing());
+            }
+        }
         List<Slot> base = new ArrayList<>();
         for (ExperimentSpec.Arm arm : spec.arms()) {
             for (boolean stall : spec.stallStates()) {
@@ -90,7 +93,7 @@ public final class ExperimentRunner {
                         CpuIdle.waitUntilIdle(spec.service().idleShare(), spec.service().timeoutNanos(), console);
                     }
                     URI url = service != null ? service.url() : null;
-                    Scenario scenario = scenario(spec, slot.arm(), seed, url);
+                    Scenario scenario = spec.scenario(slot.arm(), seed, url);
                     URI target = scenario.target().url();
                     TesterSpec tester = scenario.tester().round(round).name(String.format(Locale.ROOT,
                             "%s r%d %s", slot.arm().name(), round, slot.stall() ? "stall" : "no-stall"));
@@ -122,28 +125,10 @@ public final class ExperimentRunner {
             }
         }
         Experiment experiment = ExperimentAnalysis.experiment(spec, orders, results, outcomes, out);
-        Path file = ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME),
+        ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME),
                 AlignedResults.build(out, entries).withExperiment(experiment));
         ExperimentAnalysis.print(console, spec, results, outcomes, experiment);
-        return file;
-    }
-
-    static Scenario scenario(ExperimentSpec spec, ExperimentSpec.Arm arm, long seed, URI managedUrl) throws IOException {
-        ObjectNode load = (ObjectNode) JSON.readTree(arm.loadJson());
-        load.put("duration", spec.durationNanos() / 1_000_000 + "ms");
-        if (spec.warmup().matches("[0-9]+")) {
-            load.put("warmup", Long.parseLong(spec.warmup()));
-        } else {
-            load.put("warmup", spec.warmup());
-        }
-        load.put("grace", spec.graceNanos() / 1_000_000 + "ms");
-        load.put("seed", seed);
-        List<String> overrides = new ArrayList<>();
-        overrides.add("load=" + load);
-        if (managedUrl != null) {
-            overrides.add("target.url=" + managedUrl);
-        }
-        return ScenarioParser.parse(spec.scenario(), overrides);
+        RunReport.write(out, console);
     }
 
     private static AgentStalls agentStalls(ExperimentSpec spec, ServiceProcess service, Scenario scenario, long seed)
@@ -153,17 +138,9 @@ public final class ExperimentRunner {
         if (service != null) {
             admin = service.admin();
         } else {
-            admin = AdminClient.of(s.admin(), s.tokenFile() == null ? null : token(spec));
+            admin = AdminClient.of(s.admin(), ScenarioRun.token(s.tokenFile(), spec.file()));
         }
         return new AgentStalls(admin, seed, s.meanIntervalNanos(), s.durationNanos(), s.minGapNanos(), s.kind());
-    }
-
-    private static String token(ExperimentSpec spec) {
-        try {
-            return TokenFile.read(spec.stalls().tokenFile());
-        } catch (IllegalArgumentException e) {
-            throw new ScenarioException(spec.file().getFileName() + ": stalls.token_file: " + e.getMessage());
-        }
     }
 
     private static void restart(ExperimentSpec.Service service, PrintWriter console) throws IOException, InterruptedException {
@@ -194,10 +171,5 @@ public final class ExperimentRunner {
             }
             Thread.sleep(200);
         }
-    }
-
-    /** True when the run folder holds a request log (windows need it). */
-    static boolean hasLog(Path runDir) {
-        return Files.isRegularFile(runDir.resolve(RequestLog.FILE_NAME));
     }
 }

@@ -1,16 +1,27 @@
-package io.loadsmith.tester.align;
+package io.loadsmith.tester.session;
 
+import io.loadsmith.tester.agentclient.AdminClient;
+import io.loadsmith.tester.agentclient.AdminException;
+import io.loadsmith.tester.agentclient.AgentStalls;
+import io.loadsmith.tester.agentclient.ClockOffset;
+import io.loadsmith.tester.agentclient.ClockProbe;
+import io.loadsmith.tester.agentclient.ServerStall;
+import io.loadsmith.tester.align.AlignedBins;
+import io.loadsmith.tester.align.MissingStalls;
+import io.loadsmith.tester.align.RunAlignment;
+import io.loadsmith.tester.align.StallAlignment;
+import io.loadsmith.tester.align.StallWindow;
 import io.loadsmith.tester.engine.LoadTest;
-import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RequestSource;
+import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.RunResult;
-import io.loadsmith.tester.transport.Transport;
 import io.loadsmith.tester.transport.ConnectionStats;
 import io.loadsmith.tester.transport.OpenTransport;
+import io.loadsmith.tester.transport.Transport;
 import io.loadsmith.tester.transport.TransportOptions;
 import io.loadsmith.tester.transport.Transports;
 
@@ -27,7 +38,8 @@ import java.util.List;
  * the windows.
  *
  * <pre>{@code
- * StalledRun.Outcome outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source, runDir, stalls);
+ * StalledRun.Outcome outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source,
+ *         TransportOptions.connections(1), runDir, stalls, AlignedBins.forStall(stalls.durationNanos()));
  * outcome.alignment().summary().sentDuringTotal();   // 0 for a closed loop
  * }</pre>
  */
@@ -63,18 +75,11 @@ public final class StalledRun {
     }
 
     /**
-     * Runs against a real service over HTTP on the system clock.
+     * Runs against a real service over HTTP, on the transport the options choose.
      *
-     * @param connections the HTTP client's pool size
-     * @param stalls      the agent to arm, or null for a run without stalls
-     * @param bins        the geometry of the stall-aligned bins (shared by every run that is drawn together)
+     * @param stalls the agent to arm, or null for a run without stalls
+     * @param bins   the geometry of the stall-aligned bins (shared by every run that is drawn together)
      */
-    public static Outcome real(TesterSpec tester, RequestSource source, int connections, Path runDir,
-                               AgentStalls stalls, AlignedBins bins) throws IOException {
-        return real(tester, source, TransportOptions.connections(connections), runDir, stalls, bins);
-    }
-
-    /** {@link #real(TesterSpec, RequestSource, int, Path, AgentStalls, AlignedBins)} on the transport options say. */
     public static Outcome real(TesterSpec tester, RequestSource source, TransportOptions transport, Path runDir,
                                AgentStalls stalls, AlignedBins bins) throws IOException {
         try (OpenTransport http = Transports.open(transport)) {
@@ -98,13 +103,10 @@ public final class StalledRun {
                 c.opened(), c.reconnects(), c.failedConnects(), c.connectP50Ms(), c.connectMaxMs())));
     }
 
-    /** Runs on any scheduler and transport (the scheduler's clock must be the clock the agent is probed on). */
-    public static Outcome run(TesterSpec tester, Scheduler scheduler, Transport transport, RequestSource source,
-                              Path runDir, AgentStalls stalls, AlignedBins bins) throws IOException {
-        return run(tester, scheduler, transport, source, runDir, stalls, bins, new RunControl());
-    }
-
-    /** {@link #run(TesterSpec, Scheduler, Transport, RequestSource, Path, AgentStalls, AlignedBins)}, stoppable through {@code control}. */
+    /**
+     * Runs on any scheduler and transport (the scheduler's clock must be the clock the agent is probed on),
+     * stoppable through {@code control}.
+     */
     public static Outcome run(TesterSpec tester, Scheduler scheduler, Transport transport, RequestSource source,
                               Path runDir, AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
         if (stalls == null) {
@@ -127,7 +129,7 @@ public final class StalledRun {
         List<Integer> indices = new ArrayList<>();
         ClockOffset aligning = offset.forAlignment();
         for (ServerStall stall : recorded) {
-            windows.add(StallWindow.onTesterClock(stall, aligning));
+            windows.add(stall.onTesterClock(aligning));
             indices.add(stall.index());
         }
         long countEndNanos = arming.countStartNanos + tester.durationNanos();

@@ -1,5 +1,12 @@
-package io.loadsmith.tester.align;
+package io.loadsmith.tester.session;
 
+import io.loadsmith.tester.agentclient.ClockOffset;
+import io.loadsmith.tester.align.AlignedBins;
+import io.loadsmith.tester.align.RunAlignment;
+import io.loadsmith.tester.align.ScatterPoint;
+import io.loadsmith.tester.align.StallAlignment;
+import io.loadsmith.tester.align.StallCount;
+import io.loadsmith.tester.align.StallSummary;
 import io.loadsmith.tester.result.Alignment;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.RunResult;

@@ -1,4 +1,4 @@
-package io.loadsmith.tester.align;
+package io.loadsmith.tester.agentclient;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

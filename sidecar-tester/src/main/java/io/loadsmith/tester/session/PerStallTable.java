@@ -1,5 +1,6 @@
-package io.loadsmith.tester.align;
+package io.loadsmith.tester.session;
 
+import io.loadsmith.tester.align.StallCount;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;

@@ -1,5 +1,6 @@
-package io.loadsmith.tester.align;
+package io.loadsmith.tester.agentclient;
 
+import io.loadsmith.tester.align.StallWindow;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -38,7 +39,7 @@ class ClockProbeTest {
         ClockOffset offset = new ClockOffset(250, 10, 20, 1);
         assertThat(offset.toTesterNanos(1_250)).isEqualTo(1_000);
         assertThat(offset.toServerNanos(1_000)).isEqualTo(1_250);
-        assertThat(StallWindow.onTesterClock(new ServerStall(3, 1_000, 1_250, 2_250, 4, "block", "r"), offset))
+        assertThat(new ServerStall(3, 1_000, 1_250, 2_250, 4, "block", "r").onTesterClock(offset))
                 .isEqualTo(new StallWindow(3, 1_000, 2_000, 4));
     }
 

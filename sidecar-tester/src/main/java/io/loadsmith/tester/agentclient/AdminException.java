@@ -1,4 +1,4 @@
-package io.loadsmith.tester.align;
+package io.loadsmith.tester.agentclient;
 
 import java.io.IOException;
 

@@ -1,9 +1,12 @@
-package io.loadsmith.tester.experiment;
+package io.loadsmith.tester.session;
 
-import io.loadsmith.tester.result.ResultsDirs;
-import io.loadsmith.tester.align.StalledRun;
+import io.loadsmith.tester.experiment.ExperimentSpec;
+import io.loadsmith.tester.experiment.PairedComparison;
+import io.loadsmith.tester.experiment.RateSweep;
+import io.loadsmith.tester.experiment.WindowAnalysis;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.Experiment;
+import io.loadsmith.tester.result.ResultsDirs;
 import io.loadsmith.tester.result.RunResult;
 
 import java.io.IOException;

@@ -1,5 +1,9 @@
-package io.loadsmith.tester.align;
+package io.loadsmith.tester.session;
 
+import io.loadsmith.tester.align.AlignedBins;
+import io.loadsmith.tester.align.RunAlignment;
+import io.loadsmith.tester.align.StallAlignment;
+import io.loadsmith.tester.align.StallWindow;
 import io.loadsmith.tester.result.Alignment;
 import io.loadsmith.tester.result.RunResult;
 import org.junit.jupiter.api.Test;

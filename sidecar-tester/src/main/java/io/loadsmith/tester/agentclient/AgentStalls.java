@@ -1,4 +1,4 @@
-package io.loadsmith.tester.align;
+package io.loadsmith.tester.agentclient;
 
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
@@ -16,11 +16,6 @@ import io.loadsmith.stall.plan.StallKind;
  */
 public record AgentStalls(AdminClient admin, long seed, long meanIntervalNanos, long durationNanos, long minGapNanos,
                           StallKind kind) {
-
-    /** The same plan with another seed. */
-    public AgentStalls withSeed(long value) {
-        return new AgentStalls(admin, value, meanIntervalNanos, durationNanos, minGapNanos, kind);
-    }
 
     /** The plan's inputs for a counted run of {@code horizonNanos}. */
     public SeededPlanSpec spec(long horizonNanos) {

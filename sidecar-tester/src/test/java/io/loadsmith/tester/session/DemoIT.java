@@ -1,7 +1,8 @@
-package io.loadsmith.tester.experiment;
+package io.loadsmith.tester.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.loadsmith.tester.experiment.ServiceProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package io.loadsmith.tester.align;
+package io.loadsmith.tester.agentclient;
 
 /**
  * How the agent's clock relates to the tester's: {@code server_ns = tester_ns + offsetNanos}, known to

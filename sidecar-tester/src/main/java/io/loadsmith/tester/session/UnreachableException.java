@@ -1,6 +1,6 @@
-package io.loadsmith.tester.cli;
+package io.loadsmith.tester.session;
 
-/** The target or the agent could not be reached: exit code {@link ExitCodes#UNREACHABLE}. */
+/** The target, the agent or what a run needs could not be reached: the CLI exits with code 3. */
 public final class UnreachableException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;

@@ -1,4 +1,4 @@
-package io.loadsmith.tester.cli;
+package io.loadsmith.tester.session;
 
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.record.RequestRecord;

@@ -1,15 +1,15 @@
-package io.loadsmith.tester.experiment;
+package io.loadsmith.tester.session;
 
 import io.loadsmith.stall.plan.StallKind;
-import io.loadsmith.tester.align.AgentStalls;
+import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
-import io.loadsmith.tester.align.AlignedResults;
-import io.loadsmith.tester.align.PerStallTable;
 import io.loadsmith.tester.align.StallSummary;
-import io.loadsmith.tester.align.StalledRun;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.experiment.ScoreRequests;
+import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.transport.TransportOptions;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -46,19 +46,13 @@ public final class Demo {
     public record Options(double ratePerSecond, int pacedConnections, long durationNanos, long warmupRequests,
                           long stallNanos, long meanIntervalNanos, long seed, int serviceThreads, long objectiveNanos) {
 
-        /** About two minutes on a 2-core box: 200/s, 4 paced connections, 25 s runs, 100 ms stalls about every 2 s. */
-        public static Options defaults() {
-            return new Options(200, 4, 25 * S, 400, 100 * MS, 2 * S, 7, 4, 20 * MS);
-        }
-
-        public Options withDuration(long nanos) {
-            return new Options(ratePerSecond, pacedConnections, nanos, warmupRequests, stallNanos, meanIntervalNanos,
-                    seed, serviceThreads, objectiveNanos);
-        }
-
-        public Options withWarmup(long requests) {
-            return new Options(ratePerSecond, pacedConnections, durationNanos, requests, stallNanos, meanIntervalNanos,
-                    seed, serviceThreads, objectiveNanos);
+        /**
+         * The command's rate, duration and warm-up with the demo's fixed choices: 4 paced connections, 100 ms
+         * stalls about every 2 s, seed 7, 4 service threads, objective 20 ms (about two minutes on a 2-core box
+         * at 200/s for 25 s).
+         */
+        public static Options of(double ratePerSecond, long durationNanos, long warmupRequests) {
+            return new Options(ratePerSecond, 4, durationNanos, warmupRequests, 100 * MS, 2 * S, 7, 4, 20 * MS);
         }
 
         long paceNanos() {
@@ -102,6 +96,43 @@ public final class Demo {
     }
 
     /**
+     * The whole demo: builds the agent and the service first if their jars are missing, starts the service
+     * with the agent in a child JVM (its log in {@code out}), runs the three testers, prints the tables,
+     * writes results.json and the report into {@code out}, and stops the service.
+     */
+    public static void run(Options o, Path out, PrintWriter console) throws IOException, InterruptedException {
+        ServiceProcess.Jars jars = jars(console);
+        console.println("starting the scoring service with the loadsmith agent (first start builds its shop database)...");
+        console.flush();
+        try (ServiceProcess service = ServiceProcess.start(jars, o.serviceThreads(), List.of(),
+                out.resolve("service.log"), 180)) {
+            console.printf("service %s (pid %d), agent admin API %s; stalls of %d ms about every %d ms (seed %d)%n",
+                    service.url(), service.pid(), service.admin().base(), o.stallNanos() / 1_000_000,
+                    o.meanIntervalNanos() / 1_000_000, o.seed());
+            console.flush();
+            run(service, o, out, console);
+        }
+        RunReport.write(out, console);
+    }
+
+    /** The agent and service jars, built first if they are missing. */
+    private static ServiceProcess.Jars jars(PrintWriter console) throws IOException, InterruptedException {
+        Path root = ServiceProcess.root();
+        ServiceProcess.Jars found = ServiceProcess.Jars.of(root);
+        if (found.missing() != null) {
+            console.println("building the agent and the scoring service (first run only)...");
+            console.flush();
+            String wrapper = System.getProperty("os.name").toLowerCase().contains("win") ? "mvnw.cmd" : "./mvnw";
+            Process build = new ProcessBuilder(wrapper, "-B", "-q", "-DskipTests", "package", "-pl",
+                    "agent,examples/scoring-service", "-am").directory(root.toFile()).inheritIO().start();
+            if (build.waitFor() != 0 || found.missing() != null) {
+                throw new UnreachableException("cannot build what the demo needs: " + found.missing());
+            }
+        }
+        return found;
+    }
+
+    /**
      * Runs the demo against a service that is already up (its agent at {@code service.admin()}) and writes
      * results into {@code out}. Returns the results document's path.
      */
@@ -116,7 +147,8 @@ public final class Demo {
                     describe(arm.tester()), o.durationNanos() / S, o.warmupRequests());
             console.flush();
             Path runDir = out.resolve("runs").resolve(arm.name());
-            StalledRun.Outcome outcome = StalledRun.real(arm.tester(), requests, arm.connections(), runDir, stalls, bins);
+            StalledRun.Outcome outcome = StalledRun.real(arm.tester(), requests,
+                    TransportOptions.connections(arm.connections()), runDir, stalls, bins);
             entries.add(new AlignedResults.Entry(runDir, outcome, arm.name()));
         }
         Path file = ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME), AlignedResults.build(out, entries));

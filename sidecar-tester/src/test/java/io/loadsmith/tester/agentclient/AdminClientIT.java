@@ -1,4 +1,4 @@
-package io.loadsmith.tester.align;
+package io.loadsmith.tester.agentclient;
 
 import io.loadsmith.stall.admin.AdminConfig;
 import io.loadsmith.stall.admin.AdminServer;

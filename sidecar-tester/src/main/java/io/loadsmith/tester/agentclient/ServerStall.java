@@ -1,4 +1,6 @@
-package io.loadsmith.tester.align;
+package io.loadsmith.tester.agentclient;
+
+import io.loadsmith.tester.align.StallWindow;
 
 /**
  * One stall as {@code GET /stalls} reports it, on the server's clock.
@@ -13,4 +15,9 @@ package io.loadsmith.tester.align;
  */
 public record ServerStall(int index, long plannedStartNanos, long startNanos, long endNanos, long held,
                           String kind, String runId) {
+
+    /** The window on the tester's clock. */
+    public StallWindow onTesterClock(ClockOffset offset) {
+        return new StallWindow(index, offset.toTesterNanos(startNanos), offset.toTesterNanos(endNanos), held);
+    }
 }

@@ -1,0 +1,170 @@
+package io.loadsmith.tester.session;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.loadsmith.stall.admin.TokenFile;
+import io.loadsmith.stall.plan.SeededPlanSpec;
+import io.loadsmith.tester.agentclient.AdminClient;
+import io.loadsmith.tester.agentclient.AgentStalls;
+import io.loadsmith.tester.align.AlignedBins;
+import io.loadsmith.tester.engine.RunControl;
+import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.record.LiveStats;
+import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.report.ReportWriter;
+import io.loadsmith.tester.result.AtomicFiles;
+import io.loadsmith.tester.result.ResultsFile;
+import io.loadsmith.tester.result.ResultsWriter;
+import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scenario.Scenario;
+import io.loadsmith.tester.scenario.ScenarioException;
+import io.loadsmith.tester.scenario.Slo;
+import io.loadsmith.tester.simulate.Simulation;
+import io.loadsmith.tester.transport.OpenTransport;
+import io.loadsmith.tester.transport.TransportOptions;
+import io.loadsmith.tester.transport.TransportStats;
+import io.loadsmith.tester.transport.Transports;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code loadsmith run}'s work: one scenario against its real or simulated target; with a {@code stalls:}
+ * block on the path {@code demo} and {@code experiment} take ({@link StalledRun} probes the agent's clock,
+ * arms it at the counted start with the scenario's seed, fetches the run's stalls, disarms and aligns).
+ * Then the SLOs checked exactly from {@code requests.bin}, {@code results.json} (aligned when stalled:
+ * {@link AlignedResults}), {@code agent-stalls.json} and the copy {@code scenario.yaml}, all in the run's
+ * folder. The report follows ({@link RunReport}) once the caller has printed the run.
+ */
+public final class ScenarioRun {
+
+    private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private ScenarioRun() {
+    }
+
+    /** Starts the live view of a real run on its counts; the run closes it when it ends. */
+    @FunctionalInterface
+    public interface LiveView {
+        AutoCloseable start(TransportStats counts, LiveStats live);
+    }
+
+    /**
+     * What the run produced.
+     *
+     * @param result   the run's result
+     * @param verdicts one per SLO of the scenario, in its order
+     * @param stalled  the real run's outcome (with its alignment when stalled); null for a simulated run
+     */
+    public record Outcome(RunResult result, List<Slo.Verdict> verdicts, StalledRun.Outcome stalled) {
+
+        /** True when the run met the agent's stalls and was aligned with them. */
+        public boolean aligned() {
+            return stalled != null && stalled.alignment() != null;
+        }
+
+        /** True when every SLO passed (or there is none). */
+        public boolean passed() {
+            return verdicts.stream().allMatch(Slo.Verdict::pass);
+        }
+    }
+
+    /**
+     * Runs {@code scenario} as {@code tester} into {@code dir}, stoppable through {@code control}.
+     *
+     * @param live started for a real run (null: no live view)
+     * @throws UnreachableException when nothing listens at the target's host and port (no request was sent)
+     */
+    public static Outcome run(Scenario scenario, TesterSpec tester, RunControl control, Path dir, LiveView live)
+            throws Exception {
+        Thread prepare = new Thread(ReportWriter::prepare, "loadsmith-report-prepare");
+        prepare.setDaemon(true);
+        prepare.start();
+        RunResult result;
+        StalledRun.Outcome stalled = null;
+        if (scenario.target().simulated()) {
+            result = Simulation.run(tester, scenario.target().simulate(),
+                    scenario.source(Simulation.SIMULATED_URI), dir);
+        } else {
+            URI url = scenario.target().url();
+            checkReachable(url);
+            AgentStalls agent = scenario.stalls() == null ? null : agent(scenario);
+            stalled = runReal(scenario, tester, url, agent, dir, control, live);
+            result = stalled.result();
+            if (agent != null) {
+                JsonNode stalls = agent.admin().stallsJson(stalled.armed().runId(), 0);
+                AtomicFiles.write(dir.resolve("agent-stalls.json"), out -> PRETTY.writeValue(out, stalls));
+            }
+        }
+        List<Slo.Verdict> verdicts = new ArrayList<>();
+        if (!scenario.slos().isEmpty()) {
+            SloCheck measured = SloCheck.read(dir.resolve(RequestLog.FILE_NAME));
+            for (Slo slo : scenario.slos()) {
+                verdicts.add(slo.evaluate(measured));
+            }
+        }
+        List<ResultsFile.SloResult> sloResults = new ArrayList<>();
+        for (Slo.Verdict v : verdicts) {
+            // latency SLOs carry value_ms, share SLOs (above(...), errors) value_percent; the other is null
+            sloResults.add(new ResultsFile.SloResult(v.expr(), v.valueMillis(), v.valuePercent(), v.pass()));
+        }
+        Outcome outcome = new Outcome(result, verdicts, stalled);
+        ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), outcome.aligned()
+                ? AlignedResults.build(dir, List.of(entry(dir, scenario, stalled)), sloResults)
+                : ResultsFile.of(List.of(result)).withSlos(sloResults));
+        AtomicFiles.copy(scenario.file(), dir.resolve("scenario.yaml"));
+        return outcome;
+    }
+
+    private static StalledRun.Outcome runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent,
+                                              Path dir, RunControl control, LiveView live) throws Exception {
+        TransportOptions options = scenario.transport();
+        try (OpenTransport http = Transports.open(options);
+             AutoCloseable view = live == null ? null : live.start(http.stats(), control.live())) {
+            return StalledRun.run(tester, http, scenario.source(url), dir, agent,
+                    agent == null ? null : AlignedBins.forStall(agent.durationNanos()), control).withTransport(options);
+        }
+    }
+
+    /** The agent of {@code scenario.stalls()} and its seeded plan (the horizon is the counted run). */
+    private static AgentStalls agent(Scenario scenario) {
+        Scenario.AgentStalls stalls = scenario.stalls();
+        SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();
+        return new AgentStalls(AdminClient.of(stalls.admin(), token(stalls.tokenFile(), scenario.file())), plan.seed(),
+                plan.meanIntervalNanos(), plan.durationNanos(), plan.minGapNanos(), stalls.plan().kind());
+    }
+
+    /** The token of {@code stalls.token_file} given in {@code file}; null without one. */
+    static String token(Path tokenFile, Path file) {
+        try {
+            return tokenFile == null ? null : TokenFile.read(tokenFile);
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(file.getFileName() + ": stalls.token_file: " + e.getMessage());
+        }
+    }
+
+    /** Prints the requests sent inside each stall window of an aligned run (the demo's table, one column). */
+    public static void printPerStall(PrintWriter out, Path dir, Scenario scenario, Outcome outcome) {
+        PerStallTable.print(out, List.of(entry(dir, scenario, outcome.stalled())));
+    }
+
+    private static AlignedResults.Entry entry(Path dir, Scenario scenario, StalledRun.Outcome stalled) {
+        return new AlignedResults.Entry(dir, stalled, scenario.name());
+    }
+
+    /** Fails fast (exit code 3) when nothing listens at the target's host and port. */
+    private static void checkReachable(URI url) {
+        int port = url.getPort() > 0 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(url.getHost(), port), 3_000);
+        } catch (IOException e) {
+            throw new UnreachableException("the target " + url + " cannot be reached (" + e.getMessage() + ")");
+        }
+    }
+}

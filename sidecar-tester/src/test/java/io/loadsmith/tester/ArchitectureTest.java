@@ -1,0 +1,116 @@
+package io.loadsmith.tester;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The module's layers (docs/contracts.md, "Layers"): a source of {@code io.loadsmith.tester} names only types
+ * of its own package or of a layer below its own, never one above it nor a neighbour in its own layer.
+ */
+class ArchitectureTest {
+
+    static final Path ROOT = Path.of("src/main/java/io/loadsmith/tester");
+
+    /**
+     * From the top down. An entry is a package with its sub-packages, or a class; a type belongs to its longest
+     * entry. The transports sit above the engine (they run on its scheduler), their seam below it.
+     */
+    static final List<List<String>> LAYERS = List.of(
+            List.of("cli"),
+            List.of("session"),
+            List.of("experiment", "report"),
+            List.of("agentclient", "scenario"),
+            List.of("align", "simulate"),
+            List.of("transport.Transports"),
+            List.of("transport.http", "transport.netty"),
+            List.of("transport.OpenTransport"),
+            List.of("engine"),
+            List.of("record", "result", "schedule", "transport.http1"),
+            List.of("transport"));
+
+    private static final Pattern TESTER_TYPE = Pattern.compile("io\\.loadsmith\\.tester\\.((?:[a-z][a-z0-9_]*\\.)+[A-Z]\\w*)");
+
+    @Test
+    void no_package_names_a_package_above_it_or_beside_it() throws IOException {
+        List<String> offences = new ArrayList<>();
+        int files = 0;
+        try (Stream<Path> paths = Files.walk(ROOT)) {
+            for (Path file : paths.filter(p -> p.toString().endsWith(".java")).toList()) {
+                files++;
+                String type = ROOT.relativize(file).toString().replace(".java", "").replace('\\', '.').replace('/', '.');
+                offences.addAll(offences(type, Files.readString(file)));
+            }
+        }
+        assertThat(files).isGreaterThan(80);
+        assertThat(offences).isEmpty();
+    }
+
+    @Test
+    void the_check_sees_an_import_from_above_and_from_beside_but_not_in_comments() {
+        assertThat(offences("engine.Phase", "import io.loadsmith.tester.session.StalledRun;"))
+                .containsExactly("engine.Phase names session.StalledRun (a layer above)");
+        assertThat(offences("report.HtmlPage", "/** io.loadsmith.tester.cli.Main */ io.loadsmith.tester.experiment.Demo d;"))
+                .containsExactly("report.HtmlPage names experiment.Demo (its own layer)");
+        assertThat(offences("transport.http.JettyTransport", "import io.loadsmith.tester.transport.Outcome;")).isEmpty();
+        assertThat(offences("transport.Outcome", "import io.loadsmith.tester.transport.Transports;"))
+                .containsExactly("transport.Outcome names transport.Transports (a layer above)");
+        assertThat(offences("nothing.New", "")).containsExactly("nothing.New is in no layer: add its package to LAYERS");
+    }
+
+    /** What {@code source}, the source of {@code type} (relative to io.loadsmith.tester), names that it may not. */
+    static List<String> offences(String type, String source) {
+        int layer = layerOf(type);
+        if (layer < 0) {
+            return List.of(type + " is in no layer: add its package to LAYERS");
+        }
+        List<String> offences = new ArrayList<>();
+        Matcher named = TESTER_TYPE.matcher(withoutComments(source));
+        while (named.find()) {
+            String other = named.group(1);
+            int otherLayer = layerOf(other);
+            if (otherLayer == layer && !entryOf(other).equals(entryOf(type))) {
+                offences.add(type + " names " + other + " (its own layer)");
+            } else if (otherLayer >= 0 && otherLayer < layer) {
+                offences.add(type + " names " + other + " (a layer above)");
+            }
+        }
+        return offences;
+    }
+
+    private static int layerOf(String type) {
+        String entry = entryOf(type);
+        for (int i = 0; i < LAYERS.size(); i++) {
+            if (LAYERS.get(i).contains(entry)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The longest layer entry that {@code type} is or lies under; "" when none. */
+    private static String entryOf(String type) {
+        String entry = "";
+        for (List<String> layer : LAYERS) {
+            for (String e : layer) {
+                if ((type.equals(e) || type.startsWith(e + ".")) && e.length() > entry.length()) {
+                    entry = e;
+                }
+            }
+        }
+        return entry;
+    }
+
+    static String withoutComments(String source) {
+        return source.replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("//[^\n]*", " ");
+    }
+}
