@@ -11,7 +11,7 @@
 #   ROUNDS=3  CLOSED_S=4 (each closed run, wrk and loadsmith)  OPEN_S=4 (open 1,000/s and 10,000/s)
 #   LADDER_S=3 (each rung)  LADDER="0.2 0.4 0.6 0.8" (fractions of wrk's closed-16 rate, same round)
 #   WARMUP_S=2 (loadsmith warm-up)  SERVER_WARMUP_S=3 (wrk, once per server, before round 1)
-#   OPEN_CONNECTIONS=64  STRACE_N=10000 (requests counted under strace)  STRACE_WRK_S=10 (wrk's -d there:
+#   OPEN_CONNECTIONS=64  STRACE_N=50000 (requests counted under strace)  STRACE_WRK_S=10 (wrk's -d there:
 #   wrk stops its thread after STRACE_N responses but its main thread sleeps out -d)
 #   JAVA_OPTS (for loadsmith)  SKIP_BUILD=1 (use the jar and test classes already built)
 # Needs wrk, nginx, strace, python3 and /usr/bin/time; wrk, nginx-light and strace are installed with
@@ -32,7 +32,7 @@ done
 case "$TRANSPORT" in ""|netty|jetty) ;; *) echo "transport-vs-wrk.sh: --transport must be netty or jetty (got '$TRANSPORT')" >&2; exit 2 ;; esac
 ROUNDS=${ROUNDS:-3}; CLOSED_S=${CLOSED_S:-4}; OPEN_S=${OPEN_S:-4}; LADDER_S=${LADDER_S:-3}
 LADDER=${LADDER:-"0.2 0.4 0.6 0.8"}; WARMUP_S=${WARMUP_S:-2}; OPEN_CONNECTIONS=${OPEN_CONNECTIONS:-64}
-STRACE_N=${STRACE_N:-10000}; STRACE_WRK_S=${STRACE_WRK_S:-10}; SERVER_WARMUP_S=${SERVER_WARMUP_S:-3}
+STRACE_N=${STRACE_N:-50000}; STRACE_WRK_S=${STRACE_WRK_S:-10}; SERVER_WARMUP_S=${SERVER_WARMUP_S:-3}
 JAVA_OPTS=${JAVA_OPTS:-}
 
 need() { # need COMMAND PACKAGE
@@ -168,9 +168,10 @@ strace_both() { # syscalls per request, wrk and loadsmith, closed loop with 16 c
   else
     record wrk_syscalls_per_req n/a
   fi
-  # loadsmith: two runs whose warm-ups differ by STRACE_N requests; the difference cancels the JVM's start
+  # loadsmith: two runs with warm-ups of STRACE_N/10 and STRACE_N requests; the difference cancels the JVM's
+  # start and most of its background calls (a small difference drowns in them: keep STRACE_N large)
   local counts=() calls=() n
-  for n in "$STRACE_N" "$((2 * STRACE_N))"; do
+  for n in "$((STRACE_N / 10))" "$STRACE_N"; do
     local dir=$OUT/$SERVER-strace-ls-$n set=()
     [[ -n $TRANSPORT ]] && set=(--set "target.transport=$TRANSPORT")
     printf 'name: strace\ntarget: {url: "%s"}\nload: {model: closed, connections: 16, duration: 1s, warmup: %d, grace: 5s, seed: 1}\n' \
