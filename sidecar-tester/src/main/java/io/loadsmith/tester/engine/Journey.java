@@ -1,0 +1,92 @@
+package io.loadsmith.tester.engine;
+
+import io.loadsmith.tester.transport.Exchange;
+import io.loadsmith.tester.transport.Outcome;
+import io.loadsmith.tester.transport.RequestSpec;
+
+/**
+ * One journey of a phase, one object for all its steps: the request of its current step (the engine's
+ * {@link Exchange}), the task that sends that request later or handles its answer, and a node of the
+ * phase's list of pending or of in-flight journeys.
+ */
+final class Journey extends PhaseTask implements Exchange {
+
+    enum State { PENDING, IN_FLIGHT, DONE }
+
+    final long arrival;
+    final int connection;
+    final long iteration;
+    int position;
+    RequestSpec request;
+    long intendedNanos;
+    long releaseNanos;
+    volatile long sentNanos = -1;
+    /** The answer: set by {@link #completed} (any thread) before it is posted to the scheduler. */
+    long endNanos;
+    int status;
+    Outcome outcome;
+    State state = State.PENDING;
+    Journey prev;
+    Journey next;
+
+    Journey(Phase phase, long arrival, int connection, long iteration) {
+        super(phase);
+        this.arrival = arrival;
+        this.connection = connection;
+        this.iteration = iteration;
+    }
+
+    /** The list head: a journey of no phase. */
+    static Journey sentinel() {
+        Journey head = new Journey(null, -1, -1, -1);
+        head.prev = head;
+        head.next = head;
+        return head;
+    }
+
+    /** Makes the journey's current step the request, intended at intendedNanos. */
+    void step(RequestSpec request, long intendedNanos) {
+        this.request = request;
+        this.intendedNanos = intendedNanos;
+        this.sentNanos = -1;
+        this.state = State.PENDING;
+    }
+
+    @Override
+    public void sent(long actualSendNanos) {
+        sentNanos = actualSendNanos;
+    }
+
+    @Override
+    public void completed(long endNanos, int status, Outcome outcome, String detail) {
+        this.endNanos = endNanos;
+        this.status = status;
+        this.outcome = outcome;
+        phase.scheduler().at(endNanos, this);
+    }
+
+    @Override
+    void fire() {
+        switch (state) {
+            case PENDING -> phase.sendPending(this);
+            case IN_FLIGHT -> phase.answered(this);
+            case DONE -> { } // withdrawn by a user stop, or dropped by the backstop before its answer came
+        }
+    }
+
+    void linkBefore(Journey head) {
+        prev = head.prev;
+        next = head;
+        head.prev.next = this;
+        head.prev = this;
+    }
+
+    void unlink() {
+        if (prev != null) {
+            prev.next = next;
+            next.prev = prev;
+            prev = null;
+            next = null;
+        }
+    }
+}
