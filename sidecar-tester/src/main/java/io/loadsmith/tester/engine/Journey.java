@@ -7,15 +7,16 @@ import io.loadsmith.tester.transport.RequestSpec;
 /**
  * One journey of a phase, one object for all its steps: the request of its current step (the engine's
  * {@link Exchange}), the task that sends that request later or handles its answer, and a node of the
- * phase's list of pending or of in-flight journeys.
+ * phase's list of pending or of in-flight journeys. A journey that ended with its answer is reused by the
+ * phase for a later one ({@link #reset}).
  */
 final class Journey extends PhaseTask implements Exchange {
 
     enum State { PENDING, IN_FLIGHT, DONE }
 
-    final long arrival;
-    final int connection;
-    final long iteration;
+    long arrival;
+    int connection;
+    long iteration;
     int position;
     RequestSpec request;
     long intendedNanos;
@@ -31,9 +32,15 @@ final class Journey extends PhaseTask implements Exchange {
 
     Journey(Phase phase, long arrival, int connection, long iteration) {
         super(phase);
+        reset(arrival, connection, iteration);
+    }
+
+    /** Makes this a new journey, before its first step. */
+    void reset(long arrival, int connection, long iteration) {
         this.arrival = arrival;
         this.connection = connection;
         this.iteration = iteration;
+        this.position = 0;
     }
 
     /** The list head: a journey of no phase. */

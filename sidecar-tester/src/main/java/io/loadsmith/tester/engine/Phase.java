@@ -34,6 +34,7 @@ final class Phase {
     private int pending;
     private final Journey inFlightHead = Journey.sentinel();
     private final Journey pendingHead = Journey.sentinel();
+    private Journey free; // journeys that ended with their answer, for reuse (linked by next)
     private boolean userStopped;
     private boolean stopping;
     private boolean stopScheduled;
@@ -109,8 +110,20 @@ final class Phase {
 
     /** The journey with the request of its first step, intended at intendedNanos; null if it has none. */
     Journey create(long arrival, int connection, long iteration, long intendedNanos) {
-        Journey journey = new Journey(this, arrival, connection, iteration);
-        return nextStep(journey, intendedNanos) ? journey : null;
+        Journey journey = free;
+        if (journey == null) {
+            journey = new Journey(this, arrival, connection, iteration);
+        } else {
+            free = journey.next;
+            journey.next = null;
+            journey.reset(arrival, connection, iteration);
+        }
+        if (!nextStep(journey, intendedNanos)) {
+            journey.next = free;
+            free = journey;
+            return null;
+        }
+        return journey;
     }
 
     /** Creates the request of the journey's current step; false if it has none. */
@@ -192,18 +205,25 @@ final class Phase {
                         journey.request.connection(), journey.request.step(), journey.status, outcome);
             }
             if (outcome != Outcome.OK || stopping || userStopped) {
-                journeyDone(journey);
+                endAnswered(journey);
             } else {
                 journey.position++;
                 long nextIntended = endNanos + Math.max(0, source.thinkNanos(journey.arrival, journey.position));
                 if (nextStep(journey, nextIntended)) {
                     sendAtIntended(journey);
                 } else {
-                    journeyDone(journey);
+                    endAnswered(journey);
                 }
             }
         }
         afterEvent();
+    }
+
+    /** Ends a journey whose last request was answered: nothing refers to it any more, it can be reused. */
+    private void endAnswered(Journey journey) {
+        journeyDone(journey);
+        journey.next = free;
+        free = journey;
     }
 
     private void takeOutOfFlight(Journey journey) {
