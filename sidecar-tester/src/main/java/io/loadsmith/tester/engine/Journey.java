@@ -7,8 +7,12 @@ import io.loadsmith.tester.transport.RequestSpec;
 /**
  * One journey of a phase, one object for all its steps: the request of its current step (the engine's
  * {@link Exchange}), the task that sends that request later or handles its answer, and a node of the
- * phase's list of pending or of in-flight journeys. A journey that ended with its answer is reused by the
- * phase for a later one ({@link #reset}).
+ * phase's list of pending or of in-flight journeys.
+ *
+ * <p>Reuse: the same object sends the journey's next step, and a journey that ended is reused for a later
+ * one ({@link #reset}), once the transport is done with it: its answer has been handled and its send was
+ * reported (a transport may report a send after the answer, never twice). Otherwise a {@link #copy()}
+ * goes on.
  */
 final class Journey extends PhaseTask implements Exchange {
 
@@ -49,6 +53,13 @@ final class Journey extends PhaseTask implements Exchange {
         head.prev = head;
         head.next = head;
         return head;
+    }
+
+    /** A new object for the same journey, at the same step. */
+    Journey copy() {
+        Journey copy = new Journey(phase, arrival, connection, iteration);
+        copy.position = position;
+        return copy;
     }
 
     /** Makes the journey's current step the request, intended at intendedNanos. */

@@ -207,23 +207,26 @@ final class Phase {
             if (outcome != Outcome.OK || stopping || userStopped) {
                 endAnswered(journey);
             } else {
-                journey.position++;
-                long nextIntended = endNanos + Math.max(0, source.thinkNanos(journey.arrival, journey.position));
-                if (nextStep(journey, nextIntended)) {
-                    sendAtIntended(journey);
+                Journey next = journey.sentNanos >= 0 ? journey : journey.copy(); // see Journey on reuse
+                next.position++;
+                long nextIntended = endNanos + Math.max(0, source.thinkNanos(next.arrival, next.position));
+                if (nextStep(next, nextIntended)) {
+                    sendAtIntended(next);
                 } else {
-                    endAnswered(journey);
+                    endAnswered(next);
                 }
             }
         }
         afterEvent();
     }
 
-    /** Ends a journey whose last request was answered: nothing refers to it any more, it can be reused. */
+    /** Ends a journey whose last request was answered; it is reused if the transport is done with it. */
     private void endAnswered(Journey journey) {
         journeyDone(journey);
-        journey.next = free;
-        free = journey;
+        if (journey.sentNanos >= 0) {
+            journey.next = free;
+            free = journey;
+        }
     }
 
     private void takeOutOfFlight(Journey journey) {
