@@ -78,7 +78,6 @@ final class Phase {
         return scheduler;
     }
 
-
     boolean stopping() {
         return stopping;
     }
