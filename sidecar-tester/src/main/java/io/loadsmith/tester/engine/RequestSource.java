@@ -3,6 +3,7 @@ package io.loadsmith.tester.engine;
 import io.loadsmith.tester.transport.RequestSpec;
 
 import java.net.URI;
+import java.util.Arrays;
 
 /**
  * What to send: for arrival k, step position s, the request. The CLI plugs journeys, templates and data
@@ -42,9 +43,21 @@ public interface RequestSource {
     static RequestSource get(URI uri) {
         RequestSpec open = RequestSpec.get(uri, -1, 0);
         return new RequestSource() {
+            private RequestSpec[] byConnection = new RequestSpec[0];
+
             @Override
             public RequestSpec request(long arrival, int position, int connection) {
-                return position == 0 ? open.onConnection(connection) : null;
+                if (position != 0) {
+                    return null;
+                }
+                if (connection < 0) {
+                    return open;
+                }
+                if (connection >= byConnection.length) {
+                    byConnection = Arrays.copyOf(byConnection, connection + 1);
+                }
+                RequestSpec spec = byConnection[connection];
+                return spec != null ? spec : (byConnection[connection] = open.onConnection(connection));
             }
 
             @Override

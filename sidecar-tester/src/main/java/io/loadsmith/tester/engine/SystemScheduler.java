@@ -3,8 +3,6 @@ package io.loadsmith.tester.engine;
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.clock.PreciseWait;
 
-import java.util.PriorityQueue;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -38,15 +36,13 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
 
     private final Clock clock;
     private final long maxSpinNanos;
-    private final AtomicReference<Event> inbox = new AtomicReference<>();
-    private final PriorityQueue<Event> events = new PriorityQueue<>();
+    private final TaskQueue tasks = new TaskQueue();
     private final Thread thread;
     private volatile boolean closed;
     /** While parked: the moment of the task it parked for (Long.MAX_VALUE: none); else NOT_PARKED. */
     private volatile long waitingUntil = NOT_PARKED;
     /** A decaying maximum of how late timed parks returned. Scheduler thread only. */
     private long overshootNanos;
-    private long sequence;
 
     private SystemScheduler(Clock clock, long maxSpinNanos, String threadName) {
         if (maxSpinNanos < 0) {
@@ -78,18 +74,11 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
 
     @Override
     public void at(long nanos, Runnable task) {
-        Event event = new Event(nanos, task);
         if (Thread.currentThread() == thread) {
-            drainInbox(); // tasks posted earlier by other threads keep their place among ties
-            event.seq = sequence++;
-            events.add(event);
+            tasks.add(nanos, task);
             return;
         }
-        Event head;
-        do {
-            head = inbox.get();
-            event.nextInInbox = head;
-        } while (!inbox.compareAndSet(head, event));
+        tasks.post(nanos, task);
         if (nanos < waitingUntil) { // parked, and this task is earlier than the one it waits for
             LockSupport.unpark(thread);
         }
@@ -112,24 +101,24 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
 
     private void loop() {
         while (!closed) {
-            drainInbox();
-            Event head = events.peek();
+            tasks.drainInbox();
+            TaskQueue.Task head = tasks.peek();
             if (head == null) {
                 park(Long.MAX_VALUE, 0);
                 continue;
             }
             long now = clock.nanoTime();
-            long remaining = head.nanos - now;
+            long remaining = head.nanos() - now;
             if (remaining <= 0) {
                 runDue(now);
                 continue;
             }
             long spin = spinNanos();
             if (remaining > spin) {
-                park(head.nanos, remaining - spin);
+                park(head.nanos(), remaining - spin);
                 continue; // re-check the inbox: an earlier task may have arrived
             }
-            while (clock.nanoTime() - head.nanos < 0 && inbox.get() == null && !closed) {
+            while (clock.nanoTime() - head.nanos() < 0 && !tasks.hasPosted() && !closed) {
                 Thread.onSpinWait();
             }
         }
@@ -137,11 +126,11 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
 
     /** Runs, in order, every task due at now. */
     private void runDue(long now) {
-        Event head;
-        while ((head = events.peek()) != null && head.nanos - now <= 0) {
-            events.poll();
+        TaskQueue.Task head;
+        while ((head = tasks.peek()) != null && head.nanos() - now <= 0) {
+            tasks.poll();
             try {
-                head.task.run();
+                head.run();
             } catch (RuntimeException | Error e) {
                 Thread.UncaughtExceptionHandler handler = thread.getUncaughtExceptionHandler();
                 handler.uncaughtException(thread, e);
@@ -155,7 +144,7 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
     /** Parks for parkNanos (0: until woken) while waiting for the task at deadline; learns the overshoot. */
     private void park(long deadline, long parkNanos) {
         waitingUntil = deadline;
-        if (inbox.get() != null || closed) { // posted before waitingUntil was visible: do not sleep on it
+        if (tasks.hasPosted() || closed) { // posted before waitingUntil was visible: do not sleep on it
             waitingUntil = NOT_PARKED;
             return;
         }
@@ -173,50 +162,10 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
         }
     }
 
-    /** Moves every task posted by other threads into the queue, in the order they were posted. */
-    private void drainInbox() {
-        if (inbox.get() == null) {
-            return;
-        }
-        Event posted = inbox.getAndSet(null);
-        Event reversed = null;
-        while (posted != null) {
-            Event next = posted.nextInInbox;
-            posted.nextInInbox = reversed;
-            reversed = posted;
-            posted = next;
-        }
-        while (reversed != null) {
-            Event next = reversed.nextInInbox;
-            reversed.nextInInbox = null;
-            reversed.seq = sequence++;
-            events.add(reversed);
-            reversed = next;
-        }
-    }
-
     /** Stops the thread; tasks not yet run are discarded. */
     @Override
     public void close() {
         closed = true;
         LockSupport.unpark(thread);
-    }
-
-    private static final class Event implements Comparable<Event> {
-        final long nanos;
-        final Runnable task;
-        long seq;
-        Event nextInInbox;
-
-        Event(long nanos, Runnable task) {
-            this.nanos = nanos;
-            this.task = task;
-        }
-
-        @Override
-        public int compareTo(Event other) {
-            int byTime = Long.compare(nanos, other.nanos);
-            return byTime != 0 ? byTime : Long.compare(seq, other.seq);
-        }
     }
 }

@@ -1,7 +1,5 @@
 package io.loadsmith.tester.engine;
 
-import java.util.PriorityQueue;
-
 /**
  * A scheduler on virtual time: a priority queue of events ordered by moment, ties broken by the order
  * in which they were added (a sequence number). Running an event sets now to its moment, so time jumps
@@ -11,9 +9,8 @@ import java.util.PriorityQueue;
  */
 public final class VirtualScheduler implements Scheduler {
 
-    private final PriorityQueue<Event> events = new PriorityQueue<>();
+    private final TaskQueue events = new TaskQueue();
     private long nowNanos;
-    private long sequence;
 
     /** Starts at 0 ns. */
     public VirtualScheduler() {
@@ -32,7 +29,7 @@ public final class VirtualScheduler implements Scheduler {
     /** Adds task at nanos; a moment in the past runs at the current time (after the events already due). */
     @Override
     public void at(long nanos, Runnable task) {
-        events.add(new Event(Math.max(nanos, nowNanos), sequence++, task));
+        events.add(Math.max(nanos, nowNanos), task);
     }
 
     /** Always true: the virtual scheduler is single-threaded, its caller is its thread. */
@@ -43,19 +40,19 @@ public final class VirtualScheduler implements Scheduler {
 
     /** Runs the earliest event, if any; returns false when there was none. */
     public boolean runNext() {
-        Event event = events.poll();
+        TaskQueue.Task event = events.poll();
         if (event == null) {
             return false;
         }
-        nowNanos = event.nanos;
-        event.task.run();
+        nowNanos = event.nanos();
+        event.run();
         return true;
     }
 
     /** Runs every event due at or before nanos, then sets now to nanos (if later). */
     public void runUntil(long nanos) {
-        Event head;
-        while ((head = events.peek()) != null && head.nanos <= nanos) {
+        TaskQueue.Task head;
+        while ((head = events.peek()) != null && head.nanos() <= nanos) {
             runNext();
         }
         nowNanos = Math.max(nowNanos, nanos);
@@ -71,13 +68,5 @@ public final class VirtualScheduler implements Scheduler {
     /** Events waiting to run. */
     public int pending() {
         return events.size();
-    }
-
-    private record Event(long nanos, long seq, Runnable task) implements Comparable<Event> {
-        @Override
-        public int compareTo(Event other) {
-            int byTime = Long.compare(nanos, other.nanos);
-            return byTime != 0 ? byTime : Long.compare(seq, other.seq);
-        }
     }
 }

@@ -48,6 +48,8 @@ public final class EngineBench {
                             new Simulation.Target(1, ServiceTime.constant(10 * MS), plan), null, dir.resolve("s" + i));
                     System.out.printf("%.1f ms%n", (System.nanoTime() - t0) / 1e6);
                 }
+            } else if (what.equals("alloc")) {
+                AllocationBench.main(args);
             } else if (what.equals("scheduler")) {
                 scheduler();
             } else if (what.equals("soak")) {

@@ -42,7 +42,7 @@ class EstimatedViewTest {
         // the 260 ms answer adds the one value HdrHistogram infers at or above the interval, 160 ms
         // (60 ms is below the 100 ms interval, so it is not added): 20 + 1 values
         assertThat(result.latencyMs().estimated().count()).isEqualTo(21);
-        assertThat(result.latencyMs().estimated()).isEqualTo(LoadTest.Results.latency(reference));
+        assertThat(result.latencyMs().estimated()).isEqualTo(ResultAssembler.latency(reference));
         assertThat(result.estimate().intervalMs()).isEqualTo(100.0);
         assertThat(result.estimate().intervalSource()).isEqualTo("pace");
         // never applied on top of corrected latency, which is already measured from the intended time
@@ -56,7 +56,7 @@ class EstimatedViewTest {
 
         // the 2.01 s answer stands for 200 more at 2.00 s, 1.99 s, ... 0.01 s
         assertThat(result.latencyMs().estimated().count()).isEqualTo(5800 + 200);
-        assertThat(result.latencyMs().estimated()).isEqualTo(LoadTest.Results.latency(reference));
+        assertThat(result.latencyMs().estimated()).isEqualTo(ResultAssembler.latency(reference));
         assertThat(result.estimate().intervalSource()).isEqualTo("configured");
     }
 
@@ -68,6 +68,6 @@ class EstimatedViewTest {
 
         assertThat(result.estimate().intervalSource()).isEqualTo("measured");
         assertThat(result.estimate().intervalMs()).isEqualTo(intervalMicros / 1000.0);
-        assertThat(result.latencyMs().estimated()).isEqualTo(LoadTest.Results.latency(reference));
+        assertThat(result.latencyMs().estimated()).isEqualTo(ResultAssembler.latency(reference));
     }
 }

@@ -2,6 +2,7 @@ package io.loadsmith.tester.transport.netty;
 
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.tester.engine.Scheduler;
+import io.loadsmith.tester.engine.TaskQueue;
 import io.netty.channel.EventLoop;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -13,11 +14,9 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.util.PriorityQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,8 +61,7 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
     private final EventLoop loop;
     private final Class<? extends SocketChannel> channelType;
     private final Clock clock;
-    private final PriorityQueue<Event> events = new PriorityQueue<>();
-    private final AtomicReference<Event> inbox = new AtomicReference<>();
+    private final TaskQueue tasks = new TaskQueue();
     private final AtomicBoolean drainPosted = new AtomicBoolean();
     private final Runnable drainTask = this::onDrain;
     private final Runnable runTask = this::onRun;
@@ -75,7 +73,6 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
     private long armedAtNanos;
     private boolean armedFine;
     private long latenessNanos = INITIAL_LATENESS_NANOS;
-    private long sequence;
 
     private LoopScheduler(MultiThreadIoEventLoopGroup group, Class<? extends SocketChannel> channelType, Clock clock) {
         this.group = group;
@@ -132,19 +129,12 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
 
     @Override
     public void at(long nanos, Runnable task) {
-        Event event = new Event(nanos, task);
         if (loop.inEventLoop()) {
-            drainInbox(); // tasks posted earlier by other threads keep their place among ties
-            event.seq = sequence++;
-            events.add(event);
+            tasks.add(nanos, task);
             plan();
             return;
         }
-        Event head;
-        do {
-            head = inbox.get();
-            event.nextInInbox = head;
-        } while (!inbox.compareAndSet(head, event));
+        tasks.post(nanos, task);
         if (!drainPosted.get() && drainPosted.compareAndSet(false, true)) {
             try {
                 loop.execute(drainTask);
@@ -161,7 +151,7 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
 
     private void onDrain() {
         drainPosted.set(false);
-        drainInbox();
+        tasks.drainInbox();
         plan();
     }
 
@@ -180,12 +170,12 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
 
     /** Makes sure the loop comes back for the earliest task: now (a posted run) or by a timed wake-up. */
     private void plan() {
-        Event head = events.peek();
+        TaskQueue.Task head = tasks.peek();
         if (head == null || runPosted || closed) {
             return;
         }
         long now = clock.nanoTime();
-        long wakeAt = head.nanos - leadNanos();
+        long wakeAt = head.nanos() - leadNanos();
         if (wakeAt - now <= 0) {
             runPosted = true;
             loop.execute(runTask);
@@ -206,29 +196,29 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
 
     /** Runs, in order, every task that is due, spinning the last stretch before one that nearly is. */
     private void runDue() {
-        drainInbox();
-        Event head;
-        while (!closed && (head = events.peek()) != null) {
-            long remaining = head.nanos - clock.nanoTime();
+        tasks.drainInbox();
+        TaskQueue.Task head;
+        while (!closed && (head = tasks.peek()) != null) {
+            long remaining = head.nanos() - clock.nanoTime();
             if (remaining > 0) {
                 if (remaining > leadNanos()) {
                     plan();
                     return;
                 }
-                while (clock.nanoTime() - head.nanos < 0) {
+                while (clock.nanoTime() - head.nanos() < 0) {
                     Thread.onSpinWait();
                 }
-                drainInbox();
+                tasks.drainInbox();
                 continue; // a posted task may be earlier
             }
-            events.poll();
+            tasks.poll();
             try {
-                head.task.run();
+                head.run();
             } catch (RuntimeException | Error e) {
                 Thread thread = Thread.currentThread();
                 thread.getUncaughtExceptionHandler().uncaughtException(thread, e);
             }
-            drainInbox();
+            tasks.drainInbox();
         }
     }
 
@@ -240,50 +230,10 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
         latenessNanos = lateNanos < latenessNanos ? lateNanos : latenessNanos + ((lateNanos - latenessNanos) >> 3);
     }
 
-    /** Moves every task posted by other threads into the queue, in the order they were posted. */
-    private void drainInbox() {
-        if (inbox.get() == null) {
-            return;
-        }
-        Event posted = inbox.getAndSet(null);
-        Event reversed = null;
-        while (posted != null) {
-            Event next = posted.nextInInbox;
-            posted.nextInInbox = reversed;
-            reversed = posted;
-            posted = next;
-        }
-        while (reversed != null) {
-            Event next = reversed.nextInInbox;
-            reversed.nextInInbox = null;
-            reversed.seq = sequence++;
-            events.add(reversed);
-            reversed = next;
-        }
-    }
-
     /** Stops the loop; tasks not yet run are discarded, connections closed. */
     @Override
     public void close() {
         closed = true;
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-    }
-
-    private static final class Event implements Comparable<Event> {
-        final long nanos;
-        final Runnable task;
-        long seq;
-        Event nextInInbox;
-
-        Event(long nanos, Runnable task) {
-            this.nanos = nanos;
-            this.task = task;
-        }
-
-        @Override
-        public int compareTo(Event other) {
-            int byTime = Long.compare(nanos, other.nanos);
-            return byTime != 0 ? byTime : Long.compare(seq, other.seq);
-        }
     }
 }

@@ -1,0 +1,191 @@
+package io.loadsmith.tester.engine;
+
+import io.loadsmith.tester.record.Histograms;
+import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.record.RunRecorder;
+import io.loadsmith.tester.record.SecondSummary;
+import io.loadsmith.tester.record.StepStats;
+import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.transport.Outcome;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Builds the {@link RunResult} of a finished run. */
+final class ResultAssembler {
+
+    private ResultAssembler() {
+    }
+
+    static RunResult build(TesterSpec spec, RunRecorder recorder, Phase phase, long endNanos, long cpuNanos,
+                           Path runDir) throws IOException {
+        StepStats total = recorder.total();
+        long sent = total.sent();
+        boolean interrupted = phase.userStopped();
+        long durationNanos = interrupted ? phase.endNanos() - phase.startNanos() : spec.durationNanos();
+        List<String> warnings = new ArrayList<>();
+        if (interrupted) {
+            warnings.add(String.format(Locale.ROOT, "stopped early by the user after %.1f s of %.1f s;"
+                    + " the counts and latencies cover what was scheduled before the stop",
+                    durationNanos / 1e9, spec.durationNanos() / 1e9));
+        }
+        RunResult.Latency estimated = null;
+        RunResult.Estimate estimate = null;
+        if (spec.model() != TesterSpec.Model.OPEN) {
+            Histogram estimatedHistogram = recorder.estimated();
+            String intervalSource = spec.model() == TesterSpec.Model.PACED ? "pace" : "configured";
+            long intervalMicros = recorder.expectedIntervalMicros();
+            if (estimatedHistogram == null) {
+                // closed loop without a configured interval: the measured mean interval of one connection
+                intervalSource = "measured";
+                intervalMicros = sent == 0 ? 0
+                        : Histograms.micros(durationNanos * spec.connections() / sent);
+                estimatedHistogram = estimateFromLog(runDir.resolve(RequestLog.FILE_NAME), intervalMicros);
+            }
+            estimated = latency(estimatedHistogram);
+            estimate = new RunResult.Estimate(Histograms.millis(intervalMicros), intervalSource,
+                    "an estimate: HdrHistogram's recordValueWithExpectedInterval applied to service latency "
+                            + "with an expected interval of " + Histograms.millis(intervalMicros)
+                            + " ms, not a measurement");
+        }
+        if (spec.model() == TesterSpec.Model.CLOSED) {
+            warnings.add("closed loop: each connection waits for its answer before sending again, so it "
+                    + "sends nothing while the service stalls and cannot observe coordinated omission; "
+                    + "corrected latency equals service latency");
+        }
+        if (total.dropped() > 0) {
+            warnings.add(total.dropped() + " requests were dropped (never answered): unfinished "
+                    + Histograms.millis(spec.graceNanos() / 1000.0) + " ms after the run's end ("
+                    + total.droppedAfterSend() + " of them had been sent)");
+        }
+        if (recorder.skipped() > 0) {
+            warnings.add(recorder.skipped() + " paced iterations were skipped (on_late: skip): "
+                    + "the previous answer came after their intended time");
+        }
+        if (phase.waitedCount > 0) {
+            warnings.add(phase.waitedCount + " requests waited (at most "
+                    + Histograms.millis(Histograms.micros(phase.waitedMaxNanos)) + " ms) "
+                    + (spec.model() == TesterSpec.Model.PACED ? "for the previous answer of their connection"
+                    : "for a concurrency slot") + "; the wait is charged to corrected latency");
+        }
+        Histogram dispatch = recorder.dispatchLateness();
+        if (dispatch.getTotalCount() > 0 && dispatch.getValueAtPercentile(99) > 1000) {
+            warnings.add("the tester itself sent late: p99 " + Histograms.millis(dispatch.getValueAtPercentile(99))
+                    + " ms between the moment it meant to send and the actual send; corrected latency "
+                    + "includes that delay, so the tester, not only the service, may be the bottleneck");
+        }
+        if (recorder.lateToInterval() > 0) {
+            warnings.add(recorder.lateToInterval() + " requests were created more than a second after their "
+                    + "intended second had been written; they are counted in a later second of the timeline "
+                    + "and the interval log (the totals are exact)");
+        }
+        if (total.errors() > 0) {
+            warnings.add(total.errors() + " requests ended in an error");
+        }
+
+        List<RunResult.StepResult> steps = new ArrayList<>();
+        for (Map.Entry<Integer, StepStats> entry : recorder.steps().entrySet()) {
+            StepStats s = entry.getValue();
+            steps.add(new RunResult.StepResult(entry.getKey(), phase.stepName(entry.getKey()),
+                    new RunResult.StepCounts(s.sent(), s.completed(), s.errors(), s.dropped()),
+                    new RunResult.LatencyViews(latency(s.service()), latency(s.corrected()), null)));
+        }
+        List<RunResult.TimelinePoint> timeline = new ArrayList<>();
+        for (SecondSummary s : recorder.timeline()) {
+            timeline.add(new RunResult.TimelinePoint(s.tS(), s.count(), s.errors(),
+                    new RunResult.Pair(s.serviceP50Ms(), s.serviceP99Ms()),
+                    new RunResult.Pair(s.correctedP50Ms(), s.correctedP99Ms())));
+        }
+        double seconds = durationNanos / 1e9;
+        return new RunResult(
+                spec.name(), tester(spec), spec.round(), spec.stall(), spec.seed(),
+                recorder.startNanos(), endNanos, durationNanos / 1e6, interrupted,
+                new RunResult.Counts(recorder.scheduled(), sent, total.completed(), total.errors(),
+                        total.dropped(), recorder.skipped(), total.droppedAfterSend()),
+                new RunResult.LatencyViews(latency(total.service()), latency(total.corrected()), estimated),
+                estimate,
+                new RunResult.AboveObjective(spec.objectiveNanos() / 1e6, recorder.serviceAboveObjective(),
+                        recorder.correctedAboveObjective()),
+                lateness(recorder.sendLateness()), lateness(dispatch),
+                new RunResult.Waits(phase.waitedCount, phase.waitedTotalNanos / 1e6, phase.waitedMaxNanos / 1e6),
+                seconds > 0 ? sent / seconds : 0,
+                new RunResult.Cost(cpuNanos < 0 || sent == 0 ? -1 : cpuNanos / (double) sent,
+                        cpuNanos < 0 ? -1 : cpuNanos / 1e6),
+                timeline,
+                new RunResult.Spectrum(spectrum(total.service()), spectrum(total.corrected())),
+                steps, warnings, List.of(), RequestLog.FILE_NAME, RunRecorder.HLOG_FILE_NAME);
+    }
+
+    /** recordValueWithExpectedInterval over the per-request log, streamed: exact values, flat memory. */
+    static Histogram estimateFromLog(Path log, long intervalMicros) throws IOException {
+        Histogram estimated = Histograms.create();
+        try (RequestLog.Reader records = RequestLog.read(log)) {
+            while (records.hasNext()) {
+                var r = records.next();
+                if (r.serviceNanos() >= 0 && r.outcome() != Outcome.CANCELLED) {
+                    estimated.recordValueWithExpectedInterval(Histograms.micros(r.serviceNanos()), intervalMicros);
+                }
+            }
+        }
+        return estimated;
+    }
+
+    static RunResult.Tester tester(TesterSpec spec) {
+        boolean open = spec.model() == TesterSpec.Model.OPEN;
+        boolean paced = spec.model() == TesterSpec.Model.PACED;
+        List<RunResult.StageInfo> stages = spec.stages().isEmpty() ? null : spec.stages().stream()
+                .map(s -> new RunResult.StageInfo(s.durationNanos() / 1e6, s.targetPerSecond())).toList();
+        return new RunResult.Tester(spec.model().wireName(),
+                open ? spec.arrivals().wireName() : null,
+                open ? spec.ratePerSecond() : null,
+                open && stages != null ? spec.startRatePerSecond() : null,
+                stages,
+                open ? null : spec.connections(),
+                paced ? spec.paceNanos() / 1e6 : null,
+                paced ? spec.onLate().wireName() : null,
+                open && spec.maxConcurrency() > 0 ? spec.maxConcurrency() : null,
+                spec.durationNanos() / 1e6, spec.graceNanos() / 1e6,
+                spec.warmupRequests() > 0 ? spec.warmupRequests() : null,
+                spec.warmupNanos() > 0 ? spec.warmupNanos() / 1e6 : null);
+    }
+
+    static RunResult.Latency latency(Histogram h) {
+        if (h.getTotalCount() == 0) {
+            return new RunResult.Latency(0, 0, 0, 0, 0, 0, 0);
+        }
+        return new RunResult.Latency(ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9),
+                Histograms.millis(h.getMaxValue()), Histograms.millis(h.getMean()), h.getTotalCount());
+    }
+
+    static RunResult.Lateness lateness(Histogram h) {
+        if (h.getTotalCount() == 0) {
+            return new RunResult.Lateness(0, 0, 0);
+        }
+        return new RunResult.Lateness(ms(h, 50), ms(h, 99), Histograms.millis(h.getMaxValue()));
+    }
+
+    private static double ms(Histogram h, double percentile) {
+        return Histograms.millis(h.getValueAtPercentile(percentile));
+    }
+
+    static List<RunResult.Point> spectrum(Histogram h) {
+        List<RunResult.Point> points = new ArrayList<>();
+        if (h.getTotalCount() == 0) {
+            return points;
+        }
+        for (HistogramIterationValue v : h.percentiles(5)) {
+            points.add(new RunResult.Point(v.getPercentileLevelIteratedTo(),
+                    Histograms.millis(h.highestEquivalentValue(v.getValueIteratedTo()))));
+            if (v.getPercentileLevelIteratedTo() >= 100.0) {
+                break;
+            }
+        }
+        return points;
+    }
+}
