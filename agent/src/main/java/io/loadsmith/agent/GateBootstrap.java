@@ -42,7 +42,7 @@ import net.bytebuddy.jar.asm.ClassReader;
  * <li>{@link Way#APPEND}: the old way, a temporary jar appended to the bootstrap search path, with one
  *     warning saying why the others failed.</li>
  * </ol>
- * The system property {@value #METHOD_PROPERTY} ({@code jdk}, {@code byte-buddy} or {@code append}) starts
+ * The system property {@value #WAY_PROPERTY} ({@code jdk}, {@code byte-buddy} or {@code append}) starts
  * at a later way (for tests and troubleshooting).
  */
 final class GateBootstrap {
@@ -52,7 +52,7 @@ final class GateBootstrap {
         "io/loadsmith/agent/shaded/stall/gate/", "io/loadsmith/agent/shaded/stall/clock/", "io/loadsmith/agent/shaded/stall/plan/"};
 
     /** System property: the first way to try ({@code jdk}, {@code byte-buddy}, {@code append}). */
-    static final String METHOD_PROPERTY = "loadsmith.agent.gate-injection";
+    static final String WAY_PROPERTY = "loadsmith.agent.gate-injection";
 
     /** How the gate classes reached the bootstrap loader. */
     enum Way {
@@ -95,20 +95,20 @@ final class GateBootstrap {
         }
         appendToBootstrap(instrumentation, agentJar);
         AgentLog.warning("the gate classes could not be defined in the bootstrap loader ("
-                + (failures.isEmpty() ? METHOD_PROPERTY + "=append" : String.join("; ", failures))
+                + (failures.isEmpty() ? WAY_PROPERTY + "=append" : String.join("; ", failures))
                 + "), so they were appended to the bootstrap search path: the JVM now shares (CDS) only the classes of"
                 + " the bootstrap loader, and an AppCDS archive given to this service is not used");
         return Way.APPEND;
     }
 
     private static Way firstWay() {
-        String value = System.getProperty(METHOD_PROPERTY, Way.JDK.key);
+        String value = System.getProperty(WAY_PROPERTY, Way.JDK.key);
         for (Way way : Way.values()) {
             if (way.key.equals(value)) {
                 return way;
             }
         }
-        AgentLog.warning("ignoring " + METHOD_PROPERTY + "=" + value + " (expected jdk, byte-buddy or append)");
+        AgentLog.warning("ignoring " + WAY_PROPERTY + "=" + value + " (expected jdk, byte-buddy or append)");
         return Way.JDK;
     }
 
