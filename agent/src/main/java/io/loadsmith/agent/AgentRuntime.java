@@ -16,8 +16,8 @@ import java.util.List;
 import java.lang.instrument.Instrumentation;
 
 /**
- * The one start path of {@code premain} and {@code agentmain}: options, token, gate on the bootstrap
- * path, admin API, then instrumentation. Never throws into the host: any failure leaves the agent inert
+ * The one start path of {@code premain} and {@code agentmain}: options, token, gate in the bootstrap
+ * loader, admin API, then instrumentation. Never throws into the host: any failure leaves the agent inert
  * with one log line saying why (also in the system property {@code loadsmith.agent.error}, which the
  * attach launcher reads).
  */
@@ -62,12 +62,12 @@ final class AgentRuntime {
                 return;
             }
             long t0 = System.nanoTime();
-            GateBootstrap.appendToBootstrap(instrumentation);
+            GateBootstrap.Way way = GateBootstrap.install(instrumentation);
             List<Target> targets = Targets.enabled(options);
             NameFilter filter = new NameFilter(Instrumenter.typeNames(targets));
             instrumentation.addTransformer(filter, true);
             long t1 = System.nanoTime();
-            AgentLog.debug("start-up on the " + how + " thread: gate on the bootstrap path and the class filter "
+            AgentLog.debug("start-up on the " + how + " thread: gate in the bootstrap loader (" + way.key + ") and the class filter "
                     + (t1 - t0) / 1_000_000 + " ms; Byte Buddy and the admin API follow on the thread " + START_THREAD);
             String finalToken = token;
             Thread thread = new Thread(() -> finishStart(options, finalToken, instrumentation, targets, filter, how), START_THREAD);

@@ -45,8 +45,9 @@ import java.lang.instrument.Instrumentation;
  * </dl>
  *
  * <h2>What it does</h2>
- * The gate classes (stall-service, relocated) go on the bootstrap class path, so every class loader of
- * the host resolves one gate. Byte Buddy advice (retransforming classes already loaded) calls the gate
+ * The gate classes (stall-service, relocated) are defined in the bootstrap class loader (not appended to
+ * its search path, which would switch off the host's class-data sharing), so every class loader of the
+ * host resolves one gate. Byte Buddy advice (retransforming classes already loaded) calls the gate
  * where a request enters each known server and again on its response path, so a request in flight when
  * a stall begins does not complete inside it. Byte Buddy loads, and then the admin API starts, on a
  * daemon thread ({@code loadsmith-agent-start}) while the host goes on starting; the admin API listens

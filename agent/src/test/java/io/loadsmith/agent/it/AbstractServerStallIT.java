@@ -54,6 +54,18 @@ abstract class AbstractServerStallIT {
         return List.of();
     }
 
+    /** The app's whole class path: by default the test classes, the {@link #libraries()} jars and {@link #extraClassPath()}. */
+    protected List<String> classPath() {
+        List<String> classPath = new ArrayList<>(ChildJvm.classPath(libraries()));
+        classPath.addAll(extraClassPath());
+        return classPath;
+    }
+
+    /** JVM options of the app besides heap, GC and the agent (none by default). */
+    protected List<String> extraJvmArgs() {
+        return List.of();
+    }
+
     /** The target that must have matched, as {@code /health} names it. */
     protected abstract String target();
 
@@ -87,11 +99,12 @@ abstract class AbstractServerStallIT {
     void setupServer() throws Exception {
         assumeTrue(Files.isExecutable(ChildJvm.javaOf(javaHome())),
                 "skipped: no JDK at " + javaHome() + " (this test needs it installed)");
-        List<String> jvmArgs = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC", "-Dsun.net.httpserver.nodelay=true"));
+        List<String> jvmArgs = new ArrayList<>(baseJvmArgs());
+        jvmArgs.addAll(extraJvmArgs());
         if (!viaAttach()) {
             jvmArgs.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "=" + agentOptions());
         }
-        app = ChildJvm.start(javaHome(), jvmArgs, libraries(), extraClassPath(), mainClass());
+        app = ChildJvm.startOnClassPath(javaHome(), jvmArgs, classPath(), mainClass());
         port = app.appPort();
         if (viaAttach()) {
             long until = System.nanoTime() + 3_000 * NANOS_PER_MILLI;
@@ -112,6 +125,11 @@ abstract class AbstractServerStallIT {
             assertThat(RawHttp.get(port, "/fast").status()).isEqualTo(200);
             assertThat(RawHttp.get(port, "/slow?ms=1").status()).isEqualTo(200);
         }
+    }
+
+    /** Heap and GC options every app runs with. */
+    static List<String> baseJvmArgs() {
+        return List.of("-Xmx256m", "-XX:+UseSerialGC", "-Dsun.net.httpserver.nodelay=true");
     }
 
     @AfterAll

@@ -61,12 +61,17 @@ final class ChildJvm implements AutoCloseable {
     /** As above, with {@code extraEntries} (jars outside the test class path) added to the class path. */
     static ChildJvm start(Path javaHome, List<String> jvmArgs, List<String> libraryFragments, List<String> extraEntries,
                           String mainClass) throws IOException {
+        List<String> classPath = new ArrayList<>(classPath(libraryFragments));
+        classPath.addAll(extraEntries);
+        return startOnClassPath(javaHome, jvmArgs, classPath, mainClass);
+    }
+
+    /** Starts {@code mainClass} with {@code jvmArgs} on exactly {@code classPath}. */
+    static ChildJvm startOnClassPath(Path javaHome, List<String> jvmArgs, List<String> classPath, String mainClass) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(javaOf(javaHome).toString());
         command.addAll(jvmArgs);
         command.add("-cp");
-        List<String> classPath = new ArrayList<>(classPath(libraryFragments));
-        classPath.addAll(extraEntries);
         command.add(String.join(File.pathSeparator, classPath));
         command.add(mainClass);
         ProcessBuilder builder = new ProcessBuilder(command);
@@ -163,6 +168,15 @@ final class ChildJvm implements AutoCloseable {
 
     boolean alive() {
         return process.isAlive();
+    }
+
+    /** Closes the app's standard input and waits up to {@code timeoutSeconds} for it to exit; returns its exit code. */
+    int closeAndAwaitExit(long timeoutSeconds) throws IOException, InterruptedException {
+        process.getOutputStream().close();
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            throw new AssertionError("the app did not exit in " + timeoutSeconds + " s\n" + output());
+        }
+        return process.exitValue();
     }
 
     @Override

@@ -1,0 +1,52 @@
+package io.loadsmith.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import javax.tools.ToolProvider;
+
+/**
+ * A server library that cannot share the test class path with Jetty 12 (Jetty 9.4, Jetty 11): the build
+ * copies its jars to a folder of their own, and the test app's source (a test resource,
+ * {@code /NAME/APP.java.txt}) is compiled against them here.
+ */
+final class CopiedServer {
+
+    private CopiedServer() {
+    }
+
+    /** The compiled app's folder followed by the {@code jarCount} jars in {@code jars}. */
+    static List<String> classPath(Path jars, int jarCount, String sourceResource, String appClass) {
+        File[] files = jars.toFile().listFiles((dir, name) -> name.endsWith(".jar"));
+        assertThat(files).as("jars in %s", jars).hasSize(jarCount);
+        List<String> classPath = new ArrayList<>(Arrays.stream(files).map(File::getAbsolutePath).sorted().toList());
+        classPath.add(0, compile(classPath, sourceResource, appClass).toString());
+        return classPath;
+    }
+
+    private static Path compile(List<String> libraries, String sourceResource, String appClass) {
+        try {
+            Path dir = Files.createTempDirectory(appClass);
+            Path source = dir.resolve(appClass + ".java");
+            try (InputStream in = CopiedServer.class.getResourceAsStream(sourceResource)) {
+                assertThat(in).as("test resource %s", sourceResource).isNotNull();
+                Files.writeString(source, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
+            int status = ToolProvider.getSystemJavaCompiler().run(null, null, null, "--release", "17", "-d", dir.toString(),
+                    "-cp", String.join(File.pathSeparator, libraries), source.toString());
+            assertThat(status).as("javac %s", appClass).isZero();
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
