@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Waiting.</b> Nothing is done between tasks but waiting in {@code epoll_wait} (I/O and timers):
  * no spin between sends. For a task in the future the loop arms one Netty scheduled wake-up, which on
  * epoll has a nanosecond deadline ({@code epoll_pwait2}'s timeout, or a {@code timerfd}). The kernel
- * returns from such a wait late by the thread's timer slack (50 µs by default on Linux) and by whatever
- * else runs; the loop learns how late
+ * returns from such a wait late by the thread's timer slack (50 µs by default on Linux; the loop sets its
+ * own to 1 ns, {@link TimerSlack}) and by the wake-up itself; the loop learns how late
  * (a low estimate: it follows a smaller lateness at once and a larger one by 1/8 of the gap), wakes that
  * much before the task's moment, at most {@value #MAX_LEAD_NANOS} ns before, and spins only the rest. A
  * wake-up more than {@value #COARSE_NANOS} ns ahead is first armed {@value #COARSE_MARGIN_NANOS} ns
@@ -106,7 +106,9 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
         }
         MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
                 new DefaultThreadFactory("loadsmith-loop", true), handlers);
-        return new LoopScheduler(group, channelType, Clock.system());
+        LoopScheduler scheduler = new LoopScheduler(group, channelType, Clock.system());
+        scheduler.loop.execute(TimerSlack::minimiseForThisThread);
+        return scheduler;
     }
 
     EventLoop eventLoop() {
