@@ -75,6 +75,13 @@ public final class StalledRun {
     }
 
     /**
+     * How long after it is prepared a real run's counted run starts, at least: preparing it (the recorder's
+     * files and histograms, arming the agent) takes the loop that also sends tens of milliseconds, and
+     * arrivals planned inside that time would all be sent late.
+     */
+    static final long REAL_START_DELAY_NANOS = 200_000_000L;
+
+    /**
      * Runs against a real service over HTTP, on the transport the options choose.
      *
      * @param stalls the agent to arm, or null for a run without stalls
@@ -97,7 +104,8 @@ public final class StalledRun {
      */
     public static Outcome run(TesterSpec tester, OpenTransport http, RequestSource source, Path runDir,
                               AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
-        Outcome outcome = run(tester, http.scheduler(), http.transport(), source, runDir, stalls, bins, control);
+        TesterSpec prepared = tester.startDelay(Math.max(tester.startDelayNanos(), REAL_START_DELAY_NANOS));
+        Outcome outcome = run(prepared, http.scheduler(), http.transport(), source, runDir, stalls, bins, control);
         ConnectionStats c = http.stats().connections();
         return c == null ? outcome : outcome.withResult(outcome.result().withConnections(new RunResult.Connections(
                 c.opened(), c.reconnects(), c.failedConnects(), c.connectP50Ms(), c.connectMaxMs())));
