@@ -19,5 +19,10 @@ public enum Outcome {
     /** Anything else; the detail says what. */
     OTHER,
     /** The response was malformed or over a limit; the connection was closed. */
-    BAD_RESPONSE
+    BAD_RESPONSE;
+
+    /** A whole response's outcome from its status and {@link ResponseCheck#verdict} (null: it passed). */
+    public static Outcome ofResponse(int status, String failure) {
+        return failure == null ? OK : status >= 400 ? HTTP_STATUS : CHECK_FAILED;
+    }
 }

@@ -422,26 +422,13 @@ public final class JettyTransport implements Transport, TransportStats {
                 return;
             }
             ResponseCheck check = spec.check();
-            if (check == null) {
-                if (status < 400) {
-                    finish(endNanos, status, Outcome.OK, null);
-                } else {
-                    finish(endNanos, status, Outcome.HTTP_STATUS, "status " + status);
-                }
-                return;
-            }
-            String failed;
-            try {
-                byte[] bytes = body == null ? new byte[0] : bodyLength == body.length ? body : Arrays.copyOf(body, bodyLength);
-                failed = check.check(status, bytes);
-            } catch (RuntimeException e) {
-                failed = "the check threw " + e;
-            }
-            if (failed == null) {
-                finish(endNanos, status, Outcome.OK, null);
-            } else {
-                finish(endNanos, status, status >= 400 ? Outcome.HTTP_STATUS : Outcome.CHECK_FAILED, failed);
-            }
+            String failed = ResponseCheck.verdict(check, status, check == null ? null : body());
+            finish(endNanos, status, Outcome.ofResponse(status, failed), failed);
+        }
+
+        /** The body kept for the check, exactly as long as it was. */
+        private byte[] body() {
+            return body == null ? new byte[0] : bodyLength == body.length ? body : Arrays.copyOf(body, bodyLength);
         }
 
         void finish(long endNanos, int status, Outcome outcome, String detail) {

@@ -239,21 +239,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private void respond(long endNanos, boolean reuse) {
         int status = parser.status();
         ResponseCheck check = spec.check();
-        Outcome outcome;
-        String detail = null;
-        if (check == null) {
-            outcome = status < 400 ? Outcome.OK : Outcome.HTTP_STATUS;
-            if (outcome != Outcome.OK) {
-                detail = "status " + status;
-            }
-        } else {
-            try {
-                detail = check.check(status, parser.body());
-            } catch (RuntimeException e) {
-                detail = "the check threw " + e;
-            }
-            outcome = detail == null ? Outcome.OK : status >= 400 ? Outcome.HTTP_STATUS : Outcome.CHECK_FAILED;
-        }
+        String detail = ResponseCheck.verdict(check, status, check == null ? null : parser.body());
+        Outcome outcome = Outcome.ofResponse(status, detail);
         if (!reuse) {
             disconnect();
         }
