@@ -1,5 +1,6 @@
 package io.loadsmith.agent;
 
+import io.loadsmith.stall.BuildInfo;
 import io.loadsmith.stall.admin.AdminConfig;
 import io.loadsmith.stall.admin.AdminServer;
 import io.loadsmith.stall.clock.Clock;
@@ -23,12 +24,11 @@ final class AdminLink {
 
     /** Starts the admin API and returns its base URL ({@code http://127.0.0.1:7070}). */
     static String start(AgentOptions options, String token, MatchRegistry registry) throws IOException {
-        String version = AdminLink.class.getPackage().getImplementationVersion();
         AdminConfig config = AdminConfig.builder()
                 .host(options.adminHost())
                 .port(options.adminPort())
                 .token(token)
-                .version(version == null ? "dev" : version)
+                .version(BuildInfo.current().version())
                 .healthDetails(() -> {
                     Map<String, Object> details = new LinkedHashMap<>();
                     details.put("agent", "loadsmith-agent");

@@ -1,10 +1,11 @@
 package io.loadsmith.agent;
 
+import io.loadsmith.stall.BuildInfo;
 import java.io.PrintStream;
 
 /**
- * {@code java -jar loadsmith-agent.jar [--help | list | attach PID [OPTIONS]]}: shows the manual, lists
- * the JVMs on this host, or loads the agent into a running JVM and waits until its admin API answers.
+ * {@code java -jar loadsmith-agent.jar [--help | --version | list | attach PID [OPTIONS]]}: shows the manual or
+ * the version and commit, lists the JVMs on this host, or loads the agent into a running JVM and waits until its admin API answers.
  * Exit codes: 0 done, 2 bad arguments, 3 the attach failed (the message says why and what to do).
  */
 public final class Launcher {
@@ -21,6 +22,7 @@ public final class Launcher {
               java -jar loadsmith-agent.jar attach PID [OPTIONS]              load into a running JVM
               java -jar loadsmith-agent.jar list                              JVMs on this host
               java -jar loadsmith-agent.jar --help                            this text
+              java -jar loadsmith-agent.jar --version                         version and commit
 
             OPTIONS (comma-separated key=value):
               admin=HOST:PORT        admin API address (default 127.0.0.1:7070; port 0 = any free port);
@@ -52,6 +54,10 @@ public final class Launcher {
             return OK;
         }
         switch (args[0]) {
+            case "--version", "-V" -> {
+                out.println("loadsmith-agent " + BuildInfo.current().describe());
+                return OK;
+            }
             case "list" -> {
                 if (args.length != 1) {
                     err.println("list takes no arguments");

@@ -1,14 +1,15 @@
 package io.loadsmith.tester.cli;
 
+import io.loadsmith.stall.BuildInfo;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code loadsmith}: the command line (docs/cli.md). */
-@Command(name = "loadsmith", mixinStandardHelpOptions = true, version = "loadsmith 0.1.0",
+@Command(name = "loadsmith", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Shows how far a load test's numbers are from what users saw when a JVM service paused "
             + "(coordinated omission): open, closed and paced testers side by side, with stalls you control.",
         subcommands = {DemoCommand.class, RunCommand.class, ExperimentCommand.class, ReportCommand.class, ArmCommand.class, DisarmCommand.class,
-            StallsCommand.class, ClockCommand.class, CommandLine.HelpCommand.class},
+            StallsCommand.class, ClockCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {
             "  loadsmith run examples/scenarios/sim-coordinated-omission.yaml",
@@ -29,6 +30,14 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     }
 
     Main() {
+    }
+
+    /** {@code loadsmith --version}: the version and the commit the CLI was built from. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"loadsmith " + BuildInfo.current().describe()};
+        }
     }
 
     /** The configured command line (for tests: parse or execute without exiting). */

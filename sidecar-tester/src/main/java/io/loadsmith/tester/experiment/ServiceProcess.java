@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +47,7 @@ public final class ServiceProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** The jars the service needs, under the project's root folder. */
+    /** The jars the service needs: a distribution's, or the source tree's build output. */
     public record Jars(Path agent, Path service) {
         /** {@code agent/target/loadsmith-agent.jar} and {@code examples/scoring-service/target/scoring-service.jar}. */
         public static Jars under(Path root) {
@@ -54,14 +55,31 @@ public final class ServiceProcess implements AutoCloseable {
                     root.resolve("examples/scoring-service/target/scoring-service.jar"));
         }
 
-        /** {@link #under(Path)}, with the agent jar taken from {@code LOADSMITH_AGENT_JAR} when that is set. */
-        public static Jars of(Path root) {
-            Jars jars = under(root);
-            String agent = System.getenv("LOADSMITH_AGENT_JAR");
-            return agent == null || agent.isBlank() ? jars : new Jars(Path.of(agent), jars.service());
+        /** In an unpacked distribution: {@code agent/loadsmith-agent.jar} and {@code service/scoring-service.jar}. */
+        public static Jars inDistribution(Path home) {
+            return new Jars(home.resolve("agent/loadsmith-agent.jar"), home.resolve("service/scoring-service.jar"));
         }
 
-        /** What is missing, as a message naming the build that makes it; null when both jars are there. */
+        /** {@link #under(Path)}, with the agent jar taken from {@code LOADSMITH_AGENT_JAR} when that is set. */
+        public static Jars of(Path root) {
+            return under(root).withAgentFromEnvironment();
+        }
+
+        /**
+         * The jars of the distribution this CLI runs from ({@link #distributionHome}), else of the source tree
+         * above it; {@code LOADSMITH_AGENT_JAR} names another agent jar in both cases.
+         */
+        public static Jars find() {
+            return distributionHome().map(Jars::inDistribution).map(Jars::withAgentFromEnvironment)
+                    .orElseGet(() -> of(root()));
+        }
+
+        private Jars withAgentFromEnvironment() {
+            String other = System.getenv("LOADSMITH_AGENT_JAR");
+            return other == null || other.isBlank() ? this : new Jars(Path.of(other), service);
+        }
+
+    /** What is missing, as a message naming the build that makes it; null when both jars are there. */
         public String missing() {
             List<String> missing = new ArrayList<>();
             if (!Files.isRegularFile(agent)) {
@@ -84,6 +102,24 @@ public final class ServiceProcess implements AutoCloseable {
             }
         }
         throw new IllegalStateException("cannot find the loadsmith project folder above " + start);
+    }
+
+    /**
+     * The unpacked distribution this CLI runs from: the folder above {@code lib/loadsmith.jar} when it holds
+     * {@code agent/loadsmith-agent.jar}; empty when the CLI runs from the source tree.
+     */
+    public static Optional<Path> distributionHome() {
+        try {
+            Path jar = Path.of(ServiceProcess.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path lib = jar.getParent();
+            if (lib == null || lib.getParent() == null || !lib.getFileName().toString().equals("lib")) {
+                return Optional.empty();
+            }
+            Path home = lib.getParent();
+            return Files.isRegularFile(home.resolve("agent/loadsmith-agent.jar")) ? Optional.of(home) : Optional.empty();
+        } catch (URISyntaxException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** The project's root above this build's jar (or classes folder), else above the working folder. */

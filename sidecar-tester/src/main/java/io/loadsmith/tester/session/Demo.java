@@ -115,19 +115,21 @@ public final class Demo {
         RunReport.write(out, console);
     }
 
-    /** The agent and service jars, built first if they are missing. */
+    /** The agent and service jars: a distribution's, or the source tree's, built first if they are missing. */
     private static ServiceProcess.Jars jars(PrintWriter console) throws IOException, InterruptedException {
-        Path root = ServiceProcess.root();
-        ServiceProcess.Jars found = ServiceProcess.Jars.of(root);
-        if (found.missing() != null) {
+        ServiceProcess.Jars found = ServiceProcess.Jars.find();
+        if (found.missing() != null && ServiceProcess.distributionHome().isEmpty()) {
             console.println("building the agent and the scoring service (first run only)...");
             console.flush();
             String wrapper = System.getProperty("os.name").toLowerCase().contains("win") ? "mvnw.cmd" : "./mvnw";
             Process build = new ProcessBuilder(wrapper, "-B", "-q", "-DskipTests", "package", "-pl",
-                    "agent,examples/scoring-service", "-am").directory(root.toFile()).inheritIO().start();
+                    "agent,examples/scoring-service", "-am").directory(ServiceProcess.root().toFile()).inheritIO().start();
             if (build.waitFor() != 0 || found.missing() != null) {
                 throw new UnreachableException("cannot build what the demo needs: " + found.missing());
             }
+        }
+        if (found.missing() != null) {
+            throw new UnreachableException(found.missing());
         }
         return found;
     }

@@ -55,7 +55,7 @@ public final class ExperimentRunner {
     public static void run(ExperimentSpec spec, Path out, PrintWriter console) throws IOException, InterruptedException {
         ServiceProcess.Jars jars = null;
         if (spec.service().managedThreads() > 0) {
-            jars = ServiceProcess.Jars.of(ServiceProcess.root());
+            jars = ServiceProcess.Jars.find();
             if (jars.missing() != null) {
                 throw new UnreachableException(jars.missing());
             }

@@ -1,5 +1,6 @@
 package io.loadsmith.stall.admin;
 
+import io.loadsmith.stall.BuildInfo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -115,7 +116,7 @@ public final class AdminConfig {
         private int maxBodyBytes = 64 * 1024;
         private Supplier<Map<String, Object>> healthDetails = Map::of;
         private Supplier<Optional<String>> armRefusal = Optional::empty;
-        private String version = "unknown";
+        private String version = BuildInfo.current().version();
 
         private Builder() {
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.loadsmith.stall.BuildInfo;
 import io.loadsmith.stall.control.ArmResult;
 import io.loadsmith.stall.control.StallController;
 import io.loadsmith.stall.control.StallPage;
@@ -385,6 +386,7 @@ public final class AdminServer implements AutoCloseable {
             Map<String, Object> fields = new LinkedHashMap<>();
             fields.put("status", "ok");
             fields.put("version", config.version());
+            fields.put("commit", BuildInfo.current().commit());
             fields.put("armed", controller.armed());
             fields.put("last_run_id", controller.lastRunId());
             fields.put("pid", pid);
