@@ -3,6 +3,8 @@ package io.loadsmith.tester.result;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import io.loadsmith.stall.BuildInfo;
+
 import java.util.List;
 
 /**
@@ -14,10 +16,11 @@ import java.util.List;
  * @param slos       the scenario's objectives and whether they passed
  * @param alignment  the stall-aligned plot of the runs with stalls; null when none had stalls
  * @param experiment what {@code loadsmith experiment} made of its runs; null for other commands
+ * @param versions   the tester's version and commit, and the agent's when the runs talked to one
  */
 public record ResultsFile(@JsonProperty(required = true) String schema, ClockInfo clock,
                           @JsonProperty(required = true) List<RunResult> runs, List<SloResult> slos,
-                          Alignment alignment, Experiment experiment) {
+                          Alignment alignment, Experiment experiment, Versions versions) {
 
     /** The one schema this code writes and reads. */
     public static final String SCHEMA = "loadsmith/results/v1";
@@ -27,25 +30,48 @@ public record ResultsFile(@JsonProperty(required = true) String schema, ClockInf
         slos = slos == null ? List.of() : List.copyOf(slos);
     }
 
-    /** A results file of these runs, on one host (clock offset 0 ± 0), no SLOs yet. */
+    /** A results file of these runs, on one host (clock offset 0 ± 0), no SLOs yet, written by this tester. */
     public static ResultsFile of(List<RunResult> runs) {
-        return new ResultsFile(SCHEMA, new ClockInfo(0, 0), runs, List.of(), null, null);
+        return new ResultsFile(SCHEMA, new ClockInfo(0, 0), runs, List.of(), null, null, Versions.ofTester());
     }
 
     public ResultsFile withClock(ClockInfo value) {
-        return new ResultsFile(schema, value, runs, slos, alignment, experiment);
+        return new ResultsFile(schema, value, runs, slos, alignment, experiment, versions);
     }
 
     public ResultsFile withSlos(List<SloResult> value) {
-        return new ResultsFile(schema, clock, runs, value, alignment, experiment);
+        return new ResultsFile(schema, clock, runs, value, alignment, experiment, versions);
     }
 
     public ResultsFile withAlignment(Alignment value) {
-        return new ResultsFile(schema, clock, runs, slos, value, experiment);
+        return new ResultsFile(schema, clock, runs, slos, value, experiment, versions);
     }
 
     public ResultsFile withExperiment(Experiment value) {
-        return new ResultsFile(schema, clock, runs, slos, alignment, value);
+        return new ResultsFile(schema, clock, runs, slos, alignment, value, versions);
+    }
+
+    public ResultsFile withVersions(Versions value) {
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, value);
+    }
+
+    /**
+     * What wrote the file: the tester's version and commit, and the agent's as its {@code GET /health}
+     * answered (null, and left out, when no run talked to an agent).
+     */
+    public record Versions(@JsonProperty(required = true) String tester, String testerCommit, String agent,
+                           String agentCommit) {
+
+        /** This tester's version and commit, no agent. */
+        public static Versions ofTester() {
+            BuildInfo build = BuildInfo.current();
+            return new Versions(build.version(), build.commit(), null, null);
+        }
+
+        /** The same with the agent's version and commit. */
+        public Versions withAgent(String version, String commit) {
+            return new Versions(tester, testerCommit, version, commit);
+        }
     }
 
     /** Offset of the agent's clock (server − tester) and its uncertainty, in nanoseconds. */

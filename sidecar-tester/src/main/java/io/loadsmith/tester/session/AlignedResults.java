@@ -52,11 +52,15 @@ public final class AlignedResults {
     public static ResultsFile build(Path outDir, List<Entry> entries, List<ResultsFile.SloResult> slos) {
         List<RunResult> runs = new ArrayList<>();
         ClockOffset clock = ClockOffset.SAME_CLOCK;
+        ResultsFile.Versions versions = ResultsFile.Versions.ofTester();
         Map<String, List<RunAlignment>> lines = new LinkedHashMap<>();
         for (Entry entry : entries) {
             StalledRun.Outcome outcome = entry.outcome();
             if (outcome.armed() != null && clock == ClockOffset.SAME_CLOCK) {
                 clock = outcome.offset();
+            }
+            if (versions.agent() == null && outcome.versions().agent() != null) {
+                versions = outcome.versions();
             }
             String folder = outDir.toAbsolutePath().normalize().relativize(entry.runDir().toAbsolutePath().normalize())
                     .toString().replace('\\', '/');
@@ -78,7 +82,7 @@ public final class AlignedResults {
         }
         return ResultsFile.of(runs).withSlos(slos)
                 .withClock(new ResultsFile.ClockInfo(clock.offsetNanos(), clock.uncertaintyNanos()))
-                .withAlignment(named.isEmpty() ? null : alignment(named));
+                .withAlignment(named.isEmpty() ? null : alignment(named)).withVersions(versions);
     }
 
     /** A run's {@code stalls[]}. */

@@ -1,5 +1,7 @@
 package io.loadsmith.tester.session;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.loadsmith.stall.BuildInfo;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.AgentStalls;
@@ -18,6 +20,7 @@ import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.transport.ConnectionStats;
 import io.loadsmith.tester.transport.OpenTransport;
@@ -58,13 +61,20 @@ public final class StalledRun {
      * @param stalls    the run's stalls as the agent recorded them; empty without stalls
      * @param alignment the alignment of the run's requests with them; null without stalls
      * @param missing   indices of planned stalls inside the counted span that did not happen
+     * @param versions  the tester's version, and the agent's when the run talked to one
      */
     public record Outcome(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
-                          RunAlignment alignment, List<Integer> missing) {
+                          RunAlignment alignment, List<Integer> missing, ResultsFile.Versions versions) {
+
+        /** An outcome of this tester without an agent's version. */
+        public Outcome(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
+                       RunAlignment alignment, List<Integer> missing) {
+            this(result, offset, armed, stalls, alignment, missing, ResultsFile.Versions.ofTester());
+        }
 
         /** The same outcome with the result replaced. */
         public Outcome withResult(RunResult value) {
-            return new Outcome(value, offset, armed, stalls, alignment, missing);
+            return new Outcome(value, offset, armed, stalls, alignment, missing, versions);
         }
 
         /** The same outcome with the transport that ran it in its result ({@code runs[].transport}). */
@@ -72,6 +82,13 @@ public final class StalledRun {
             return withResult(result.withTransport(
                     new RunResult.TransportUsed(options.kind().wireName(), options.http().wireName())));
         }
+    }
+
+    /** This tester's version with the agent's, as its {@code GET /health} says ("unknown" where it is silent). */
+    static ResultsFile.Versions withAgent(AdminClient admin) throws IOException {
+        JsonNode health = admin.health();
+        return ResultsFile.Versions.ofTester().withAgent(health.path("version").asText(BuildInfo.UNKNOWN),
+                health.path("commit").asText(BuildInfo.UNKNOWN));
     }
 
     /**
@@ -128,8 +145,10 @@ public final class StalledRun {
             throw arming.failure;
         }
         List<ServerStall> recorded;
+        ResultsFile.Versions versions;
         try {
             recorded = stalls.admin().stalls(arming.armed.runId());
+            versions = withAgent(stalls.admin());
         } finally {
             stalls.admin().disarm();
         }
@@ -149,7 +168,7 @@ public final class StalledRun {
         if (warning != null) {
             result = result.withWarnings(List.of(warning));
         }
-        return new Outcome(result, offset, arming.armed, recorded, alignment, missing);
+        return new Outcome(result, offset, arming.armed, recorded, alignment, missing, versions);
     }
 
     /** Arms the agent when the engine decides the counted start; remembers a failure for the caller. */
