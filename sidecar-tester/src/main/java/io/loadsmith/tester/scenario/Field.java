@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
 import org.snakeyaml.engine.v2.exceptions.Mark;
@@ -29,6 +30,9 @@ import org.snakeyaml.engine.v2.nodes.SequenceNode;
  * }</pre>
  */
 public final class Field {
+
+    /** The mappings read on this thread while {@link #keysRead} runs; null otherwise. */
+    private static final ThreadLocal<Map<String, Set<String>>> KEYS_READ = new ThreadLocal<>();
 
     private final Node node;
     private final String key;
@@ -66,6 +70,23 @@ public final class Field {
         } catch (YamlEngineException e) {
             throw new ScenarioException(name + ": not valid YAML: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Runs {@code parse} and returns every mapping it read through {@link #mapping}, by key path with list
+     * indices left out ({@code journeys[].steps[].check}; {@code ""} for the root), with the keys allowed
+     * there: what the JSON Schemas in docs/schemas are held to. Not thread-safe across threads: it sees only
+     * what {@code parse} reads on the calling thread.
+     */
+    public static Map<String, Set<String>> keysRead(Runnable parse) {
+        Map<String, Set<String>> read = new TreeMap<>();
+        KEYS_READ.set(read);
+        try {
+            parse.run();
+        } finally {
+            KEYS_READ.remove();
+        }
+        return read;
     }
 
     /** Allowed keys for {@link #mapping}, in the order errors list them. */
@@ -126,6 +147,14 @@ public final class Field {
     public Map<String, Field> mapping(Set<String> allowed) {
         if (!(node instanceof MappingNode m)) {
             throw error("must be a mapping of " + String.join(", ", allowed) + " (got " + describe() + ")");
+        }
+        Map<String, Set<String>> read = KEYS_READ.get();
+        if (read != null) {
+            read.merge(key.replaceAll("\\[[0-9]+]", "[]"), allowed, (a, b) -> {
+                Set<String> union = new LinkedHashSet<>(a);
+                union.addAll(b);
+                return union;
+            });
         }
         Map<String, Field> fields = new LinkedHashMap<>();
         for (NodeTuple tuple : m.getValue()) {
