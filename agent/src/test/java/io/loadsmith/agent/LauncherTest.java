@@ -2,6 +2,7 @@ package io.loadsmith.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.loadsmith.stall.BuildInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,13 @@ class LauncherTest {
         assertThat(out.toString(StandardCharsets.UTF_8))
                 .contains("admin=HOST:PORT", "token=VALUE", "token-file=PATH", "token=random", "targets=auto|LIST",
                         "method=CLASS#METHOD", "log=LEVEL", "attach PID [OPTIONS]", "list");
+    }
+
+    @Test
+    void version_prints_the_build_version_and_commit_and_exits_0() {
+        assertThat(run("--version")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .isEqualTo("loadsmith-agent " + BuildInfo.current().describe() + System.lineSeparator());
     }
 
     @Test

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The archive that {@code ./mvnw package} makes, unpacked into an empty folder and run from another
  * one with a PATH that holds only {@code java} and the few tools the launcher uses ({@code sh}, {@code sed},
- * {@code head}, {@code ls}, {@code dirname}): no Maven, no source tree.
+ * {@code head}, {@code ls}, {@code dirname}): no Maven, no source tree. The agent is attached to the
+ * archive's service both ways: at start (the demo) and by process id.
  */
 class DistributionIT {
 
@@ -98,6 +105,36 @@ class DistributionIT {
         JsonNode results = new ObjectMapper().readTree(work.resolve("results/demo/results.json").toFile());
         assertThat(results.path("runs")).hasSize(3);
         assertThat(results.path("versions").path("agent").asText()).isEqualTo(VERSION);
+    }
+
+    @Test
+    void the_agent_attaches_to_a_running_service_and_its_health_names_the_version() throws Exception {
+        Path log = Files.createTempFile(scratch, "service", ".log");
+        Process service = new ProcessBuilder(tools.resolve("java").toString(), "-jar",
+                home.resolve("service/scoring-service.jar").toString(), "--port", "0", "--threads", "2")
+                .directory(work.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            long deadlineNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!Files.readString(log).contains("listening on") && System.nanoTime() < deadlineNanos && service.isAlive()) {
+                service.waitFor(100, TimeUnit.MILLISECONDS);
+            }
+            assertThat(Files.readString(log)).contains("listening on");
+
+            Result attached = run(List.of(tools.resolve("java").toString(), "-jar",
+                    home.resolve("agent/loadsmith-agent.jar").toString(), "attach", Long.toString(service.pid()),
+                    "admin=127.0.0.1:0"), 120);
+
+            assertThat(attached.exitCode()).as(attached.output()).isZero();
+            Matcher admin = Pattern.compile("admin API at (http://\\S+)").matcher(attached.output());
+            assertThat(admin.find()).as(attached.output()).isTrue();
+            HttpResponse<String> health = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create(admin.group(1) + "/health")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(new ObjectMapper().readTree(health.body()).path("version").asText()).isEqualTo(VERSION);
+        } finally {
+            service.destroy();
+            service.waitFor(30, TimeUnit.SECONDS);
+        }
     }
 
     private static Result loadsmith(String... args) throws Exception {

@@ -1,6 +1,7 @@
 package io.loadsmith.stall.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.loadsmith.stall.BuildInfo;
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.control.StallController;
 import io.loadsmith.stall.gate.StallGate;
@@ -164,7 +165,7 @@ class AdminServerIT {
     }
 
     @Test
-    void health_answers_the_version_whether_armed_and_the_hosts_details() throws Exception {
+    void health_answers_the_version_the_commit_whether_armed_and_the_hosts_details() throws Exception {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("entry_points", List.of("jetty12:Server#handle"));
         details.put("version", "not allowed to override");
@@ -175,6 +176,7 @@ class AdminServerIT {
 
         assertThat(before.get("status").asText()).isEqualTo("ok");
         assertThat(before.get("version").asText()).isEqualTo("0.1.0");
+        assertThat(before.get("commit").asText()).isEqualTo(BuildInfo.current().commit());
         assertThat(before.get("armed").asBoolean()).isFalse();
         assertThat(before.get("entry_points").get(0).asText()).isEqualTo("jetty12:Server#handle");
         assertThat(after.get("armed").asBoolean()).isTrue();
