@@ -79,7 +79,7 @@ public final class ServiceProcess implements AutoCloseable {
             return other == null || other.isBlank() ? this : new Jars(Path.of(other), service);
         }
 
-    /** What is missing, as a message naming the build that makes it; null when both jars are there. */
+        /** What is missing, as a message naming the build that makes it; null when both jars are there. */
         public String missing() {
             List<String> missing = new ArrayList<>();
             if (!Files.isRegularFile(agent)) {
@@ -89,7 +89,8 @@ public final class ServiceProcess implements AutoCloseable {
                 missing.add(service.toString());
             }
             return missing.isEmpty() ? null : "missing " + String.join(" and ", missing)
-                    + ": build them with ./mvnw -B -q -DskipTests package -pl agent,examples/scoring-service -am";
+                    + ": in the source tree, build them with ./mvnw -B -q -DskipTests package -pl agent,examples/scoring-service -am"
+                    + "; in a distribution, unpack it again";
         }
     }
 

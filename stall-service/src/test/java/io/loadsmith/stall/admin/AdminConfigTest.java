@@ -1,5 +1,6 @@
 package io.loadsmith.stall.admin;
 
+import io.loadsmith.stall.BuildInfo;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -24,7 +25,7 @@ class AdminConfigTest {
         assertThat(config.maxBodyBytes()).isEqualTo(65_536);
         assertThat(config.healthDetails().get()).isEqualTo(Map.of());
         assertThat(config.armRefusal().get()).isEqualTo(Optional.empty());
-        assertThat(config.version()).isEqualTo("unknown");
+        assertThat(config.version()).isEqualTo(BuildInfo.current().version());
     }
 
     @Test
