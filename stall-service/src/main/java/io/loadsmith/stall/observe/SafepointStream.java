@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -36,6 +37,11 @@ final class SafepointStream implements AutoCloseable {
         void failed(String what, Throwable cause);
     }
 
+    /** The thread that reads the stream. */
+    static final String THREAD_NAME = "loadsmith-pause-jfr";
+    static final int START_WAIT_MILLIS = 5_000;
+    private static final int SYNCS_PER_CALL = 3;
+    private static final long ABANDONED_AFTER_NANOS = 30_000_000_000L;
     private static final int SYNC_SLOTS = 1024;
     private static final int MAX_PENDING = 1024;
     private static final int MAX_COLLECTIONS = 256;
@@ -71,11 +77,33 @@ final class SafepointStream implements AutoCloseable {
         SafepointStream safepoints = new SafepointStream(clock, sink);
         try {
             safepoints.configure();
-            safepoints.stream.startAsync();
+            safepoints.startOnDaemonThread();
+            safepoints.commitSync(); // the first commit loads and sets up the writer: a wide, unused sample
             return safepoints;
         } catch (RuntimeException | Error e) {
             safepoints.stream.close();
             throw e;
+        }
+    }
+
+    /**
+     * Runs the stream on a daemon thread of ours ({@value #THREAD_NAME}: the one {@code startAsync} makes is
+     * not a daemon on JDK 17 and would keep the host from exiting), and returns once the recording runs (its
+     * settings enable {@link SyncEvent}), or after {@value #START_WAIT_MILLIS} ms.
+     */
+    private void startOnDaemonThread() {
+        Thread thread = new Thread(() -> {
+            try {
+                stream.start();
+            } catch (RuntimeException e) {
+                sink.failed("JFR stream", e);
+            }
+        }, THREAD_NAME);
+        thread.setDaemon(true);
+        thread.start();
+        long deadlineNanos = clock.nanoTime() + START_WAIT_MILLIS * 1_000_000L;
+        while (!new SyncEvent().isEnabled() && thread.isAlive() && clock.nanoTime() - deadlineNanos < 0) {
+            LockSupport.parkNanos(1_000_000);
         }
     }
 
@@ -113,10 +141,16 @@ final class SafepointStream implements AutoCloseable {
     }
 
     /**
-     * Commits a sync event between two clock readings. Called by one thread (the sleeper's), never
-     * concurrently.
+     * Commits {@value #SYNCS_PER_CALL} sync events, each between two clock readings (the mapper keeps the
+     * tight ones). Called by one thread (the sleeper's), never concurrently.
      */
     void sync() {
+        for (int i = 0; i < SYNCS_PER_CALL; i++) {
+            commitSync();
+        }
+    }
+
+    private void commitSync() {
         long seq = ++sequence;
         SyncEvent event = new SyncEvent();
         event.sequence = seq;
@@ -206,13 +240,19 @@ final class SafepointStream implements AutoCloseable {
         Iterator<Pending> each = pending.values().iterator();
         while (each.hasNext()) {
             Pending p = each.next();
-            if (p.ended) {
+            if (p.ended && mapper.covers(p.endTicks)) {
                 each.remove();
                 if (p.begun) {
                     sink.safepoint(window(p));
                 }
+            } else if (!p.begun || syncedUpToNanos - mapper.toNanos(p.beginTicks) > ABANDONED_AFTER_NANOS) {
+                if (!p.begun && p.ended) {
+                    each.remove(); // began before the recording
+                } else if (p.begun) {
+                    each.remove(); // its end was lost
+                }
             } else if (noneOpen || p.beginTicks - openSinceTicks < 0) {
-                noneOpen = false;
+                noneOpen = false; // open, or ended but not yet between two samples: the sleeper waits for it
                 openSinceTicks = p.beginTicks;
             }
         }

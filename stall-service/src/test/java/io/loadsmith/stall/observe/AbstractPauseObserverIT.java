@@ -86,9 +86,11 @@ abstract class AbstractPauseObserverIT {
     void stopChild() throws Exception {
         if (child != null) {
             commands.close();
-            if (!child.waitFor(10, TimeUnit.SECONDS)) {
+            boolean exited = child.waitFor(20, TimeUnit.SECONDS);
+            if (!exited) {
                 child.destroyForcibly();
             }
+            assertThat(exited).as("the probe exits once its main thread ends (the observer's threads are daemons)").isTrue();
         }
     }
 
