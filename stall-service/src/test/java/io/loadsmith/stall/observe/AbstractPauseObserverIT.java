@@ -101,6 +101,7 @@ abstract class AbstractPauseObserverIT {
         Window gc = awaitWindow("a safepoint inside the System.gc() bracket",
                 w -> w.source().equals("safepoint") && w.inside(bracket[0], bracket[1]) && w.label().contains("System.gc()"));
 
+        report("full GC", gc, bracket[0], bracket[1]);
         assertThat(gc.durationNanos()).as("window vs bracket %s", gc).isGreaterThanOrEqualTo(bracket[1] - bracket[0] - MARGIN_NANOS);
         assertThat(gc.label()).contains("SerialOld");
     }
@@ -112,6 +113,7 @@ abstract class AbstractPauseObserverIT {
         Window dump = awaitWindow("a ThreadDump safepoint inside the bracket",
                 w -> w.source().equals("safepoint") && w.inside(bracket[0], bracket[1]) && w.label().equals("ThreadDump"));
 
+        report("thread dump", dump, bracket[0], bracket[1]);
         assertThat(dump.durationNanos()).isGreaterThanOrEqualTo(bracket[1] - bracket[0] - MARGIN_NANOS);
     }
 
@@ -122,6 +124,7 @@ abstract class AbstractPauseObserverIT {
         Window dump = awaitWindow("a ThreadDump safepoint inside the bracket",
                 w -> w.source().equals("safepoint") && w.inside(bracket[0], bracket[1]) && w.label().equals("ThreadDump"));
 
+        report("time to safepoint", dump, bracket[0], bracket[1]);
         assertThat(dump.durationNanos()).isGreaterThanOrEqualTo(bracket[1] - bracket[0] - MARGIN_NANOS);
         assertThat(dump.timeToSafepointNanos()).as("time to safepoint of %s", dump)
                 .isGreaterThanOrEqualTo(bracket[1] - bracket[0] - MARGIN_NANOS);
@@ -143,7 +146,16 @@ abstract class AbstractPauseObserverIT {
                 w -> w.source().equals("sleeper") && w.inside(beforeStopNanos, awakeNanos)
                         && w.durationNanos() >= contNanos - stoppedNanos - MARGIN_NANOS);
 
+        report("kill -STOP", stop, beforeStopNanos, awakeNanos);
         assertThat(stop.label()).as("%s overlaps no safepoint", stop).isEqualTo("host");
+    }
+
+    /** One line on the test's output: how far inside its bracket a window lies (for docs/pauses.md). */
+    private void report(String what, Window window, long fromNanos, long toNanos) {
+        System.out.printf("pauses: %s, %s: bracket %.3f ms, window %.3f ms (time to safepoint %.3f ms), "
+                        + "starts %.3f ms after the bracket, ends %.3f ms before it%n", javaHome().getFileName(), what,
+                (toNanos - fromNanos) / 1e6, window.durationNanos() / 1e6, window.timeToSafepointNanos() / 1e6,
+                (window.startNanos() - fromNanos) / 1e6, (toNanos - window.endNanos()) / 1e6);
     }
 
     private void signal(String name) throws Exception {
