@@ -254,6 +254,21 @@ public final class PauseObserver implements AutoCloseable {
         }
 
         @Override
+        public void stopped(Throwable cause) {
+            SafepointStream stream = jfr;
+            if (cause != null && !closed && stream != null) {
+                jfr = null;
+                try {
+                    stream.close();
+                } catch (RuntimeException ignored) {
+                    // it failed already: the log line below says why
+                }
+                jfrStatus = "off: the JFR stream stopped (" + cause + ")";
+                logOnce("jfr-stopped", "pause observer: the JFR stream stopped, safepoints are no longer observed", cause);
+            }
+        }
+
+        @Override
         public void failed(String what, Throwable cause) {
             logOnce("jfr-" + what, "pause observer: handling " + what + " failed (logged once)", cause);
         }

@@ -35,6 +35,9 @@ final class SafepointStream implements AutoCloseable {
         void delivered(long upToNanos, long openSinceNanos, boolean noneOpen);
 
         void failed(String what, Throwable cause);
+
+        /** The stream stopped for good ({@code cause} null: closed). */
+        void stopped(Throwable cause);
     }
 
     /** The thread that reads the stream. */
@@ -93,11 +96,13 @@ final class SafepointStream implements AutoCloseable {
      */
     private void startOnDaemonThread() {
         Thread thread = new Thread(() -> {
+            Throwable cause = null;
             try {
                 stream.start();
-            } catch (RuntimeException e) {
-                sink.failed("JFR stream", e);
+            } catch (RuntimeException | Error e) {
+                cause = e;
             }
+            sink.stopped(cause);
         }, THREAD_NAME);
         thread.setDaemon(true);
         thread.start();
