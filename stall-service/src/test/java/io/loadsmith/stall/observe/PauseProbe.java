@@ -27,6 +27,7 @@ public final class PauseProbe {
     public static void main(String[] args) throws Exception {
         Clock clock = Clock.system();
         PauseObserver observer = PauseObserver.start(clock);
+        dump(); // loads what a thread dump needs, so that a bracket around the next one holds the dump only
         System.out.println("READY " + ProcessHandle.current().pid() + " jfr=" + observer.jfrStatus());
         System.out.flush();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
