@@ -12,6 +12,8 @@
 #
 # Environment: PAIRS=10  WARMUP_S=10  MEASURE_S=10  CONNECTIONS=16  THREADS=1
 #   JAVA=java  JVM_OPTS="-Xmx512m"  AGENT_OPTS="admin=127.0.0.1:0"
+#   BASELINE_AGENT_OPTS (unset: the baseline runs without the agent; set: with the agent and these options,
+#     e.g. observe=off against AGENT_OPTS with observe=on: agent/bench/observe-overhead.sh)
 #   SERVER_CPUS / WRK_CPUS (taskset CPU lists, e.g. 0 and 1; default: no pinning)  SKIP_BUILD=1
 # A smoke run: PAIRS=2 WARMUP_S=1 MEASURE_S=1 agent/bench/overhead.sh
 # Seeing 1% needs a quiet machine, pinning, and more pairs than the default; read the intervals, not
@@ -24,13 +26,13 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --server) SERVER="$2"; shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "overhead.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 PAIRS=${PAIRS:-10}; WARMUP_S=${WARMUP_S:-10}; MEASURE_S=${MEASURE_S:-10}
 CONNECTIONS=${CONNECTIONS:-16}; THREADS=${THREADS:-1}; JAVA=${JAVA:-java}; JVM_OPTS=${JVM_OPTS:--Xmx512m}
-AGENT_OPTS=${AGENT_OPTS:-admin=127.0.0.1:0}; SERVER_CPUS=${SERVER_CPUS:-}; WRK_CPUS=${WRK_CPUS:-}
+AGENT_OPTS=${AGENT_OPTS:-admin=127.0.0.1:0}; BASELINE_AGENT_OPTS=${BASELINE_AGENT_OPTS:-}; SERVER_CPUS=${SERVER_CPUS:-}; WRK_CPUS=${WRK_CPUS:-}
 for n in PAIRS WARMUP_S MEASURE_S CONNECTIONS THREADS; do
   [[ "${!n}" =~ ^[1-9][0-9]*$ ]] || { echo "overhead.sh: $n must be a whole number > 0 (got '${!n}')" >&2; exit 2; }
 done
@@ -87,6 +89,7 @@ trap stop_server EXIT
 start_server() {
   local log="$OUT/$1.log" fifo="$OUT/stdin.fifo" args=($JVM_OPTS -Dsun.net.httpserver.nodelay=true)
   [[ $2 == 1 ]] && args+=("-javaagent:$AGENT_JAR=$AGENT_OPTS")
+  [[ $2 == 0 && -n $BASELINE_AGENT_OPTS ]] && args+=("-javaagent:$AGENT_JAR=$BASELINE_AGENT_OPTS")
   rm -f "$fifo"; mkfifo "$fifo"
   local pinning=()
   [[ -n $SERVER_CPUS ]] && pinning=(taskset -c "$SERVER_CPUS")
@@ -95,7 +98,7 @@ start_server() {
   SERVER_PID=$!
   exec 3>"$fifo"
   local deadline=$((SECONDS + 60))
-  until grep -q '^PORT=' "$log" && { [[ $2 == 0 ]] || grep -q 'admin API on' "$log"; }; do
+  until grep -q '^PORT=' "$log" && { [[ $2 == 0 && -z $BASELINE_AGENT_OPTS ]] || grep -q 'admin API on' "$log"; }; do
     if (( SECONDS > deadline )) || ! kill -0 "$SERVER_PID" 2>/dev/null; then
       echo "overhead.sh: the $SERVER app did not start (see $log)" >&2; exit 3
     fi
@@ -123,6 +126,8 @@ run() {
   echo "$1 $(python3 -c "print(($after - $before) / $TICKS / $requests * 1e6)") $rate" >>"$OUT/runs.txt"
 }
 
+if [[ -n $BASELINE_AGENT_OPTS ]]; then BASELINE="the agent with $BASELINE_AGENT_OPTS"; else BASELINE="no agent"; fi
+echo "# baseline: $BASELINE; with: the agent with $AGENT_OPTS" >&2
 echo "# $SERVER, $PAIRS pairs, warm-up ${WARMUP_S} s, measured ${MEASURE_S} s, wrk -t$THREADS -c$CONNECTIONS; raw files in $OUT" >&2
 for pair in $(seq "$PAIRS"); do
   if (( pair % 2 == 1 )); then order="0 1"; else order="1 0"; fi

@@ -6,6 +6,7 @@ import io.loadsmith.stall.admin.AdminServer;
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.control.StallController;
 import io.loadsmith.stall.gate.StallGate;
+import io.loadsmith.stall.observe.PauseObserver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -24,7 +25,9 @@ final class AdminLink {
 
     /** Starts the admin API and returns its base URL ({@code http://127.0.0.1:7070}). */
     static String start(AgentOptions options, String token, MatchRegistry registry) throws IOException {
+        PauseObserver pauses = options.observe() ? PauseObserver.start(Clock.system()) : null;
         AdminConfig config = AdminConfig.builder()
+                .pauses(pauses)
                 .host(options.adminHost())
                 .port(options.adminPort())
                 .token(token)
@@ -45,10 +48,10 @@ final class AdminLink {
         try {
             server = AdminServer.start(config, controller);
         } catch (UncheckedIOException e) {
-            controller.close();
+            close(controller, pauses);
             throw e.getCause();
         } catch (IllegalArgumentException e) {
-            controller.close();
+            close(controller, pauses);
             throw new IOException(e.getMessage(), e);
         }
         InetSocketAddress address = server.address();
@@ -57,5 +60,12 @@ final class AdminLink {
             host = "[" + host + "]";
         }
         return "http://" + host + ":" + address.getPort();
+    }
+
+    private static void close(StallController controller, PauseObserver pauses) {
+        controller.close();
+        if (pauses != null) {
+            pauses.close();
+        }
     }
 }

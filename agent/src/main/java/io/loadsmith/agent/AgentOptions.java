@@ -44,9 +44,11 @@ public final class AgentOptions {
     private final Set<String> targets;
     private final List<MethodRef> methods;
     private final LogLevel logLevel;
+    private final boolean observe;
 
     private AgentOptions(String adminHost, int adminPort, String token, Path tokenFile, boolean randomToken,
-                         boolean autoTargets, Set<String> targets, List<MethodRef> methods, LogLevel logLevel) {
+                         boolean autoTargets, Set<String> targets, List<MethodRef> methods, LogLevel logLevel,
+                         boolean observe) {
         this.adminHost = adminHost;
         this.adminPort = adminPort;
         this.token = token;
@@ -56,6 +58,7 @@ public final class AgentOptions {
         this.targets = Collections.unmodifiableSet(targets);
         this.methods = List.copyOf(methods);
         this.logLevel = logLevel;
+        this.observe = observe;
     }
 
     /** A class and a method name the user asked to gate ({@code method=com.acme.Foo#bar}). */
@@ -76,6 +79,7 @@ public final class AgentOptions {
         Set<String> targets = new LinkedHashSet<>();
         List<MethodRef> methods = new ArrayList<>();
         LogLevel level = LogLevel.INFO;
+        boolean observe = true;
         String listKey = null;
         if (text != null && !text.isBlank()) {
             for (String part : text.split(",")) {
@@ -139,7 +143,12 @@ public final class AgentOptions {
                             throw new IllegalArgumentException("option log: expected off, error, warning, info or debug (got \"" + value + "\")");
                         }
                     }
-                    default -> throw new IllegalArgumentException("unknown option \"" + key + "\" (options: admin, token, token-file, targets, method, log)");
+                    case "observe" -> observe = switch (value.toLowerCase(Locale.ROOT)) {
+                        case "on" -> true;
+                        case "off" -> false;
+                        default -> throw new IllegalArgumentException("option observe: expected on or off (got \"" + value + "\")");
+                    };
+                    default -> throw new IllegalArgumentException("unknown option \"" + key + "\" (options: admin, token, token-file, targets, method, log, observe)");
                 }
             }
         }
@@ -160,7 +169,7 @@ public final class AgentOptions {
             throw new IllegalArgumentException("option admin: " + host + " is not a loopback address; "
                     + "binding the admin API elsewhere needs a token (token=, token-file= or token=random)");
         }
-        return new AgentOptions(host, port, random ? null : token, tokenFile, random, auto, targets, methods, level);
+        return new AgentOptions(host, port, random ? null : token, tokenFile, random, auto, targets, methods, level, observe);
     }
 
     private static boolean addTargets(String value, Set<String> targets, boolean auto) {
@@ -233,6 +242,9 @@ public final class AgentOptions {
 
     /** The {@code log=} threshold; INFO by default. */
     public LogLevel logLevel() { return logLevel; }
+
+    /** True (the default, {@code observe=on}) when the agent observes real pauses and serves them at {@code GET /pauses}. */
+    public boolean observe() { return observe; }
 
     /** True when target {@code name} is switched on by these options. */
     public boolean enables(String name) {

@@ -35,8 +35,10 @@ public final class Launcher {
                                      netty, undertow, jdkhttp, joined with + (targets=jetty12+netty)
               method=CLASS#METHOD    also gate this method at its start and end (repeatable)
               log=LEVEL              off, error, warning, info (default) or debug
+              observe=on|off         observe real pauses (safepoints through JFR, a sleeper thread) and
+                                     serve them at GET /pauses (default on)
 
-            Then: POST /arm, POST /disarm, GET /stalls, GET /clock, GET /health, GET /metrics on the admin API.
+            Then: POST /arm, POST /disarm, GET /stalls, GET /pauses, GET /clock, GET /health, GET /metrics on the admin API.
             Example:
               java -jar loadsmith-agent.jar attach 4242 admin=127.0.0.1:7070,token=random
             """;

@@ -42,6 +42,9 @@ import java.lang.instrument.Instrumentation;
  * <dt>{@code log=off|error|warning|info|debug}</dt>
  * <dd>how much the agent logs (through {@link System.Logger}, i.e. java.util.logging unless the host
  * routes it elsewhere); default {@code info}; {@code debug} logs every class it gates.</dd>
+ * <dt>{@code observe=on|off}</dt>
+ * <dd>observe the host's real pauses (its safepoints through an in-process JFR stream, and the stalls of
+ * the whole process through a sleeper thread) and serve them at {@code GET /pauses}; default {@code on}.</dd>
  * </dl>
  *
  * <h2>What it does</h2>

@@ -25,6 +25,13 @@ class AgentOptionsTest {
         assertThat(options.enables("jetty12")).isTrue();
         assertThat(options.enables("method")).isFalse();
         assertThat(options.logLevel()).isEqualTo(AgentOptions.LogLevel.INFO);
+        assertThat(options.observe()).isTrue();
+    }
+
+    @Test
+    void observe_off_switches_the_pause_observer_off() {
+        assertThat(AgentOptions.parse("observe=off").observe()).isFalse();
+        assertThat(AgentOptions.parse("observe=ON").observe()).isTrue();
     }
 
     @Test
@@ -101,10 +108,12 @@ class AgentOptionsTest {
                 .hasMessage("option targets: unknown target \"jboss\" (known: auto, jetty12, jetty9, servlet, tomcat, netty, undertow, jdkhttp, method)");
         assertThatThrownBy(() -> AgentOptions.parse("method=Foo"))
                 .hasMessage("option method: expected a class and a method, e.g. method=com.acme.Foo#bar (got \"Foo\")");
+        assertThatThrownBy(() -> AgentOptions.parse("observe=maybe"))
+                .hasMessage("option observe: expected on or off (got \"maybe\")");
         assertThatThrownBy(() -> AgentOptions.parse("log=loud"))
                 .hasMessage("option log: expected off, error, warning, info or debug (got \"loud\")");
         assertThatThrownBy(() -> AgentOptions.parse("colour=red"))
-                .hasMessage("unknown option \"colour\" (options: admin, token, token-file, targets, method, log)");
+                .hasMessage("unknown option \"colour\" (options: admin, token, token-file, targets, method, log, observe)");
         assertThatThrownBy(() -> AgentOptions.parse("token=a,token-file=/tmp/t"))
                 .hasMessage("options token and token-file: give one of them (or token=random,token-file=PATH)");
     }

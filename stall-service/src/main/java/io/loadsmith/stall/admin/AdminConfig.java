@@ -1,6 +1,8 @@
 package io.loadsmith.stall.admin;
 
 import io.loadsmith.stall.BuildInfo;
+import io.loadsmith.stall.observe.PauseObserver;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -30,6 +32,7 @@ public final class AdminConfig {
     private final Supplier<Map<String, Object>> healthDetails;
     private final Supplier<Optional<String>> armRefusal;
     private final String version;
+    private final PauseObserver pauses;
 
     private AdminConfig(Builder b) {
         this.host = b.host;
@@ -43,6 +46,7 @@ public final class AdminConfig {
         this.healthDetails = b.healthDetails;
         this.armRefusal = b.armRefusal;
         this.version = b.version;
+        this.pauses = b.pauses;
     }
 
     public static Builder builder() {
@@ -104,6 +108,11 @@ public final class AdminConfig {
         return version;
     }
 
+    /** The observer whose windows {@code GET /pauses} serves, or null when real pauses are not observed. */
+    public PauseObserver pauses() {
+        return pauses;
+    }
+
     /** Builds an {@link AdminConfig}; every setter returns this builder. */
     public static final class Builder {
         private String host = DEFAULT_HOST;
@@ -117,6 +126,7 @@ public final class AdminConfig {
         private Supplier<Map<String, Object>> healthDetails = Map::of;
         private Supplier<Optional<String>> armRefusal = Optional::empty;
         private String version = BuildInfo.current().version();
+        private PauseObserver pauses;
 
         private Builder() {
         }
@@ -185,6 +195,15 @@ public final class AdminConfig {
 
         public Builder version(String version) {
             this.version = Objects.requireNonNull(version, "version");
+            return this;
+        }
+
+        /**
+         * The observer whose windows {@code GET /pauses} serves and whose counts {@code /health} and
+         * {@code /metrics} show; null (the default) for none. The server does not close it.
+         */
+        public Builder pauses(PauseObserver pauses) {
+            this.pauses = pauses;
             return this;
         }
 

@@ -12,6 +12,11 @@ import io.loadsmith.stall.control.StallPage;
 import io.loadsmith.stall.control.StallRecord;
 import io.loadsmith.stall.control.StallTotals;
 import io.loadsmith.stall.gate.StallGate;
+import io.loadsmith.stall.observe.PauseObserver;
+import io.loadsmith.stall.observe.PausePage;
+import io.loadsmith.stall.observe.PauseSource;
+import io.loadsmith.stall.observe.PauseTotals;
+import io.loadsmith.stall.observe.PauseWindow;
 import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.StallPlan;
 
@@ -41,7 +46,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The admin API of a stall controller ({@code POST /arm}, {@code POST /disarm}, {@code GET /stalls},
- * {@code GET /clock}, {@code GET /health}, {@code GET /metrics}), served by the JDK's own
+ * {@code GET /pauses}, {@code GET /clock}, {@code GET /health}, {@code GET /metrics}), served by the JDK's own
  * {@code com.sun.net.httpserver} on named daemon threads ({@code loadsmith-admin-N}) that every
  * {@link StallGate} lets through. docs/admin-api.md describes every call.
  *
@@ -225,6 +230,10 @@ public final class AdminServer implements AutoCloseable {
                     allow(exchange, "GET");
                     stalls(exchange);
                 }
+                case "/pauses" -> {
+                    allow(exchange, "GET");
+                    pauses(exchange);
+                }
                 case "/clock" -> {
                     allow(exchange, "GET");
                     noQuery(exchange);
@@ -241,7 +250,7 @@ public final class AdminServer implements AutoCloseable {
                     metrics(exchange);
                 }
                 default -> throw new AdminError(404, "no such endpoint: " + method + " " + path
-                        + " (the admin API has POST /arm, POST /disarm, GET /stalls, GET /clock, GET /health, GET /metrics)");
+                        + " (the admin API has POST /arm, POST /disarm, GET /stalls, GET /pauses, GET /clock, GET /health, GET /metrics)");
             }
         }
 
@@ -371,6 +380,30 @@ public final class AdminServer implements AutoCloseable {
             });
         }
 
+        private void pauses(HttpExchange exchange) throws IOException, AdminError {
+            long sinceIndex = 0;
+            for (Map.Entry<String, String> parameter : query(exchange).entrySet()) {
+                if (!parameter.getKey().equals("since_index")) {
+                    throw AdminError.badRequest(parameter.getKey() + ": unknown parameter (GET /pauses takes since_index)");
+                }
+                sinceIndex = nonNegativeLong("since_index", parameter.getValue());
+            }
+            PauseObserver observer = config.pauses();
+            PausePage page = observer == null ? new PausePage(List.of(), sinceIndex, false, 0) : observer.pauses(sinceIndex);
+            sendJson(exchange, 200, out -> {
+                out.writeBooleanField("observing", observer != null);
+                out.writeStringField("jfr", observer == null ? "off" : observer.jfrStatus());
+                out.writeNumberField("next_index", page.nextIndex());
+                out.writeBooleanField("more", page.more());
+                out.writeNumberField("dropped", page.dropped());
+                out.writeArrayFieldStart("pauses");
+                for (PauseWindow pause : page.pauses()) {
+                    writePause(out, pause);
+                }
+                out.writeEndArray();
+            });
+        }
+
         private void clock(HttpExchange exchange) throws IOException {
             Instant wall = Instant.now();
             long nowNanos = controller.clock().nanoTime();
@@ -390,6 +423,7 @@ public final class AdminServer implements AutoCloseable {
             fields.put("armed", controller.armed());
             fields.put("last_run_id", controller.lastRunId());
             fields.put("pid", pid);
+            fields.put("pauses", pauseCounts());
             try {
                 Map<String, Object> details = config.healthDetails().get();
                 if (details != null) {
@@ -406,6 +440,21 @@ public final class AdminServer implements AutoCloseable {
             });
         }
 
+        private Map<String, Object> pauseCounts() {
+            PauseObserver observer = config.pauses();
+            Map<String, Object> counts = new LinkedHashMap<>();
+            counts.put("observing", observer != null);
+            if (observer != null) {
+                PauseTotals totals = observer.totals();
+                counts.put("jfr", observer.jfrStatus());
+                counts.put("safepoints", totals.safepoints());
+                counts.put("sleeper", totals.sleeper());
+                counts.put("host", totals.hostSleeper());
+                counts.put("dropped", totals.droppedRecords());
+            }
+            return counts;
+        }
+
         private void metrics(HttpExchange exchange) throws IOException {
             StallTotals totals = controller.totals();
             StringBuilder text = new StringBuilder(1024);
@@ -419,7 +468,29 @@ public final class AdminServer implements AutoCloseable {
                     Long.toString(totals.droppedRecords()));
             metric(text, "loadsmith_armed", "gauge", "1 while a stall plan is armed, else 0.",
                     controller.armed() ? "1" : "0");
+            if (config.pauses() != null) {
+                pauseMetrics(text, config.pauses().totals());
+            }
             send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", text.toString().getBytes(StandardCharsets.UTF_8));
+        }
+
+        private static void pauseMetrics(StringBuilder text, PauseTotals totals) {
+            String safepoint = "{source=\"" + PauseSource.SAFEPOINT.wireName() + "\"}";
+            String sleeper = "{source=\"" + PauseSource.SLEEPER.wireName() + "\"}";
+            text.append("# HELP loadsmith_pauses_total Real pauses observed (safepoints through JFR, late wake-ups of the sleeper thread).\n")
+                    .append("# TYPE loadsmith_pauses_total counter\n")
+                    .append("loadsmith_pauses_total").append(safepoint).append(' ').append(totals.safepoints()).append('\n')
+                    .append("loadsmith_pauses_total").append(sleeper).append(' ').append(totals.sleeper()).append('\n');
+            text.append("# HELP loadsmith_paused_seconds_total Time in observed pauses, in seconds.\n")
+                    .append("# TYPE loadsmith_paused_seconds_total counter\n")
+                    .append("loadsmith_paused_seconds_total").append(safepoint).append(' ').append(totals.safepointNanos() / 1e9).append('\n')
+                    .append("loadsmith_paused_seconds_total").append(sleeper).append(' ').append(totals.sleeperNanos() / 1e9).append('\n');
+            metric(text, "loadsmith_host_pauses_total", "counter",
+                    "Sleeper pauses that overlap no safepoint (the host: a stop, CPU starvation, throttling).",
+                    Long.toString(totals.hostSleeper()));
+            metric(text, "loadsmith_pause_records_dropped_total", "counter",
+                    "Pause records dropped to keep memory bounded (the totals above still count them).",
+                    Long.toString(totals.droppedRecords()));
         }
 
         private static void metric(StringBuilder text, String name, String type, String help, String value) {
@@ -577,6 +648,21 @@ public final class AdminServer implements AutoCloseable {
             out.writeNumberField("end_ns", stall.endNanos());
             out.writeNumberField("held", stall.held());
             out.writeStringField("kind", stall.kind().wireName());
+            out.writeEndObject();
+        }
+
+        private static void writePause(JsonGenerator out, PauseWindow pause) throws IOException {
+            out.writeStartObject();
+            out.writeNumberField("index", pause.index());
+            out.writeStringField("source", pause.source().wireName());
+            out.writeStringField("label", pause.label());
+            out.writeNumberField("start_ns", pause.startNanos());
+            out.writeNumberField("end_ns", pause.endNanos());
+            if (pause.source() == PauseSource.SAFEPOINT) {
+                writeNullableString(out, "operation", pause.operation());
+                writeNullableString(out, "gc", pause.gc());
+                out.writeNumberField("time_to_safepoint_ns", pause.timeToSafepointNanos());
+            }
             out.writeEndObject();
         }
 

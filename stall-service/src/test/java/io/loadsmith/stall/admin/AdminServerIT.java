@@ -5,6 +5,7 @@ import io.loadsmith.stall.BuildInfo;
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.control.StallController;
 import io.loadsmith.stall.gate.StallGate;
+import io.loadsmith.stall.observe.PauseObserver;
 import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
@@ -218,6 +219,71 @@ class AdminServerIT {
     }
 
     @Test
+    void pauses_pages_the_observed_windows_and_health_and_metrics_count_them() throws Exception {
+        try (PauseObserver observer = PauseObserver.start(Clock.system())) {
+            AdminClient admin = start(AdminConfig.builder().pauses(observer));
+            long beforeNanos = System.nanoTime();
+            System.gc();
+            long afterNanos = System.nanoTime();
+
+            JsonNode gc = awaitSafepointInside(admin, beforeNanos, afterNanos);
+            long index = gc.get("index").asLong();
+            JsonNode later = admin.get("/pauses?since_index=" + (index + 1)).json();
+            JsonNode health = admin.get("/health").json().get("pauses");
+            String metrics = admin.get("/metrics").body();
+
+            assertThat(gc.get("source").asText()).isEqualTo("safepoint");
+            assertThat(gc.get("gc").asText()).contains("System.gc()");
+            assertThat(gc.get("label").asText()).isEqualTo(gc.get("operation").asText() + " " + gc.get("gc").asText());
+            assertThat(gc.get("time_to_safepoint_ns").asLong()).isBetween(0L, gc.get("end_ns").asLong() - gc.get("start_ns").asLong());
+            assertThat(later.get("pauses")).allSatisfy(pause -> assertThat(pause.get("index").asLong()).isGreaterThan(index));
+            assertThat(later.get("observing").asBoolean()).isTrue();
+            assertThat(later.get("jfr").asText()).isEqualTo("on");
+            assertThat(health.get("observing").asBoolean()).isTrue();
+            assertThat(health.get("safepoints").asLong()).isGreaterThanOrEqualTo(1);
+            assertThat(health.get("dropped").asLong()).isZero();
+            assertThat(metrics).contains("# TYPE loadsmith_pauses_total counter\nloadsmith_pauses_total{source=\"safepoint\"} ",
+                    "\nloadsmith_pauses_total{source=\"sleeper\"} ", "\nloadsmith_pause_records_dropped_total 0\n");
+        }
+    }
+
+    private static JsonNode awaitSafepointInside(AdminClient admin, long fromNanos, long toNanos) throws Exception {
+        long deadlineNanos = System.nanoTime() + 30_000 * MS;
+        JsonNode page;
+        do {
+            page = admin.get("/pauses").json();
+            JsonNode found = safepointInside(page, fromNanos, toNanos);
+            if (found != null) {
+                return found;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() - deadlineNanos < 0);
+        throw new AssertionError("no safepoint inside [" + fromNanos + ", " + toNanos + "] within 30 s: " + page);
+    }
+
+    private static JsonNode safepointInside(JsonNode page, long fromNanos, long toNanos) {
+        for (JsonNode pause : page.get("pauses")) {
+            if (pause.get("source").asText().equals("safepoint") && pause.get("start_ns").asLong() >= fromNanos
+                    && pause.get("end_ns").asLong() <= toNanos) {
+                return pause;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void without_an_observer_pauses_answers_an_empty_page_and_says_so() throws Exception {
+        AdminClient admin = start();
+        JsonNode page = admin.get("/pauses?since_index=3").json();
+
+        assertThat(page.get("observing").asBoolean()).isFalse();
+        assertThat(page.get("next_index").asLong()).isEqualTo(3);
+        assertThat(page.get("pauses")).isEmpty();
+        assertThat(admin.get("/health").json().get("pauses").get("observing").asBoolean()).isFalse();
+        assertThat(admin.get("/metrics").body()).doesNotContain("loadsmith_pauses_total");
+    }
+
+    @Test
     void the_admin_threads_pass_an_open_window_of_the_gate() throws Exception {
         AdminClient admin = start(AdminConfig.builder().healthDetails(() -> {
             gate.pass(); // would wait 5 s if the admin threads were not exempt
@@ -346,7 +412,7 @@ class AdminServerIT {
         AdminClient.Answer answer = start().get("/armm");
         assertThat(answer.status()).isEqualTo(404);
         assertThat(answer.error()).isEqualTo("no such endpoint: GET /armm (the admin API has POST /arm, POST /disarm, "
-                + "GET /stalls, GET /clock, GET /health, GET /metrics)");
+                + "GET /stalls, GET /pauses, GET /clock, GET /health, GET /metrics)");
     }
 
     @Test
@@ -358,6 +424,8 @@ class AdminServerIT {
         assertThat(admin.get("/stalls?run_id=a&run_id=b").error()).isEqualTo("run_id: given twice");
         assertThat(admin.get("/clock?x=1").error()).isEqualTo("query: /clock takes no parameters (got x=1)");
         assertThat(admin.get("/stalls?page=2").status()).isEqualTo(400);
+        assertThat(admin.get("/pauses?since_index=-1").error()).isEqualTo("since_index: must be an integer >= 0 (got -1)");
+        assertThat(admin.get("/pauses?run_id=1").error()).isEqualTo("run_id: unknown parameter (GET /pauses takes since_index)");
     }
 
     @Test
@@ -378,6 +446,7 @@ class AdminServerIT {
         assertThat(missing.error()).isEqualTo("missing token: send the header Authorization: Bearer TOKEN");
         assertThat(missing.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"loadsmith\"");
 
+        assertThat(admin.get("/pauses").status()).isEqualTo(401);
         AdminClient.Answer wrong = admin.token("s3cre").postJson("/arm", SEEDED);
         assertThat(wrong.status()).isEqualTo(401);
         assertThat(wrong.error()).isEqualTo("wrong token");

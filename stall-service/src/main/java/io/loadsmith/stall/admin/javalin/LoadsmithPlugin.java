@@ -7,6 +7,7 @@ import io.loadsmith.stall.admin.AdminServer;
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.control.StallController;
 import io.loadsmith.stall.gate.StallGate;
+import io.loadsmith.stall.observe.PauseObserver;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -54,11 +55,17 @@ public final class LoadsmithPlugin extends Plugin<LoadsmithPlugin.Config> {
         public String version = "javalin-plugin";
         /** The gate to hold requests at; null for a new gate of this app's own. */
         public StallGate gate;
+        /**
+         * Whether to observe the app's real pauses (safepoints through JFR, a sleeper thread: docs/pauses.md)
+         * from when the server starts, served at {@code GET /pauses}.
+         */
+        public boolean observe = true;
     }
 
     private volatile StallGate gate;
     private volatile StallController controller;
     private volatile AdminServer adminServer;
+    private volatile PauseObserver pauses;
 
     /** A plugin with the defaults. */
     public LoadsmithPlugin() {
@@ -77,14 +84,19 @@ public final class LoadsmithPlugin extends Plugin<LoadsmithPlugin.Config> {
         StallGate appGate = gate;
         state.routes.before(ctx -> appGate.pass());
         state.routes.after(ctx -> appGate.pass());
-        if (config.adminApi) {
-            AdminConfig adminConfig = AdminConfig.builder()
-                    .host(config.host).port(config.port).token(config.token).tokenFile(config.tokenFile)
-                    .maxStall(config.maxStall).maxHorizon(config.maxHorizon).maxStalledShare(config.maxStalledShare)
-                    .version(config.version)
-                    .build();
-            state.events.serverStarting(() -> adminServer = AdminServer.start(adminConfig, controller));
-        }
+        state.events.serverStarting(() -> {
+            if (config.observe) {
+                pauses = PauseObserver.start(Clock.system());
+            }
+            if (config.adminApi) {
+                AdminConfig adminConfig = AdminConfig.builder()
+                        .host(config.host).port(config.port).token(config.token).tokenFile(config.tokenFile)
+                        .maxStall(config.maxStall).maxHorizon(config.maxHorizon).maxStalledShare(config.maxStalledShare)
+                        .version(config.version).pauses(pauses)
+                        .build();
+                adminServer = AdminServer.start(adminConfig, controller);
+            }
+        });
         state.events.serverStopped(this::stop);
     }
 
@@ -96,6 +108,10 @@ public final class LoadsmithPlugin extends Plugin<LoadsmithPlugin.Config> {
         StallController stallController = controller;
         if (stallController != null) {
             stallController.close();
+        }
+        PauseObserver observer = pauses;
+        if (observer != null) {
+            observer.close();
         }
     }
 
@@ -112,6 +128,11 @@ public final class LoadsmithPlugin extends Plugin<LoadsmithPlugin.Config> {
     /** The stall controller of this app (null before the app starts). */
     public StallController controller() {
         return controller;
+    }
+
+    /** The observer of this app's real pauses, or null (before the server starts, or with {@code observe = false}). */
+    public PauseObserver pauses() {
+        return pauses;
     }
 
     /** Where the admin API listens, or null if it is not started (yet) or turned off. */

@@ -78,6 +78,7 @@ class LoadsmithPluginIT {
         JsonNode json = MAPPER.readTree(health.body());
         assertThat(json.get("version").asText()).isEqualTo("test");
         assertThat(json.get("armed").asBoolean()).isFalse();
+        assertThat(json.get("pauses").get("observing").asBoolean()).isTrue();
         assertThat(plugin.adminAddress().getAddress().isLoopbackAddress()).isTrue();
     }
 
@@ -129,9 +130,11 @@ class LoadsmithPluginIT {
     }
 
     @Test
-    void the_admin_api_stops_with_the_app() throws Exception {
+    void the_admin_api_and_the_pause_observer_stop_with_the_app() throws Exception {
         InetSocketAddress address = plugin.adminAddress();
         app.stop();
+        await().atMost(Duration.ofSeconds(10)).until(() -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(thread -> thread.getName().startsWith("loadsmith-pause")));
         assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + address.getPort() + "/health")).build(), HttpResponse.BodyHandlers.ofString()))
                 .isInstanceOf(ConnectException.class);

@@ -1,0 +1,97 @@
+package io.loadsmith.agent.it;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The agent observes the real pauses of the service it is attached to (observe=on, the default) and serves
+ * them at {@code GET /pauses}: a collection forced from outside ({@code jcmd PID GC.run}) is a safepoint
+ * window inside a {@code System.nanoTime()} bracket taken around the jcmd call (the service and this test
+ * share the host's monotonic clock).
+ */
+class PausesIT {
+
+    private static final String APP = "io.loadsmith.agent.apps.JdkHttpApp";
+    private static final Pattern SAFEPOINT = Pattern.compile(
+            "\\{\"index\":(\\d+),\"source\":\"safepoint\",\"label\":\"([^\"]*)\",\"start_ns\":(\\d+),\"end_ns\":(\\d+),"
+                    + "\"operation\":(?:\"[^\"]*\"|null),\"gc\":(\"[^\"]*\"|null)");
+    private static final long DEADLINE_NANOS = 30_000_000_000L;
+
+    record Safepoint(long index, String label, long startNanos, long endNanos, String gc) {
+    }
+
+    private static ChildJvm start(String agentOptions) throws Exception {
+        List<String> jvmArgs = new ArrayList<>(AbstractServerStallIT.baseJvmArgs());
+        jvmArgs.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "=" + agentOptions);
+        return ChildJvm.start(ChildJvm.currentJavaHome(), jvmArgs, List.of(), APP);
+    }
+
+    @Test
+    void a_gc_forced_with_jcmd_shows_up_in_pauses_inside_its_bracket() throws Exception {
+        try (ChildJvm app = start("admin=127.0.0.1:0")) {
+            app.appPort();
+            Admin admin = new Admin(app.adminUrl(), null);
+            long beforeNanos = System.nanoTime();
+            jcmd(app.pid(), "GC.run");
+            long afterNanos = System.nanoTime();
+
+            Safepoint gc = awaitSafepoint(admin, beforeNanos, afterNanos);
+            String health = admin.get("/health").body();
+            String metrics = admin.get("/metrics").body();
+
+            assertThat(gc.gc()).as("%s", gc).contains("SerialOld");
+            assertThat(health).containsPattern("\"pauses\":\\{\"observing\":true,\"jfr\":\"on\",\"safepoints\":[1-9]");
+            assertThat(metrics).containsPattern("\nloadsmith_pauses_total\\{source=\"safepoint\"\\} [1-9]");
+        }
+    }
+
+    @Test
+    void with_observe_off_pauses_answers_an_empty_page_and_says_so() throws Exception {
+        try (ChildJvm app = start("admin=127.0.0.1:0,observe=off")) {
+            app.appPort();
+            Admin admin = new Admin(app.adminUrl(), null);
+
+            Admin.Reply pauses = admin.get("/pauses");
+
+            assertThat(pauses.status()).isEqualTo(200);
+            assertThat(pauses.body()).startsWith("{\"observing\":false,\"jfr\":\"off\",\"next_index\":0,\"more\":false,\"dropped\":0,\"pauses\":[]}");
+            assertThat(admin.get("/health").body()).contains("\"pauses\":{\"observing\":false}");
+            assertThat(admin.get("/metrics").body()).doesNotContain("loadsmith_pauses_total");
+        }
+    }
+
+    private static void jcmd(long pid, String command) throws Exception {
+        Path jcmd = ChildJvm.currentJavaHome().resolve("bin").resolve("jcmd");
+        Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), command)
+                .redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+    }
+
+    private static Safepoint awaitSafepoint(Admin admin, long fromNanos, long toNanos) throws Exception {
+        long deadline = System.nanoTime() + DEADLINE_NANOS;
+        String body;
+        do {
+            body = admin.get("/pauses").body();
+            Matcher m = SAFEPOINT.matcher(body);
+            while (m.find()) {
+                Safepoint s = new Safepoint(Long.parseLong(m.group(1)), m.group(2), Long.parseLong(m.group(3)),
+                        Long.parseLong(m.group(4)), m.group(5));
+                if (s.startNanos() >= fromNanos && s.endNanos() <= toNanos && !s.gc().equals("null")) {
+                    return s;
+                }
+            }
+            Thread.sleep(200);
+        } while (System.nanoTime() - deadline < 0);
+        throw new AssertionError("no collection inside [" + fromNanos + ", " + toNanos + "] within 30 s: " + body);
+    }
+}

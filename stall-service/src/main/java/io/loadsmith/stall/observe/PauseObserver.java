@@ -1,0 +1,291 @@
+package io.loadsmith.stall.observe;
+
+import io.loadsmith.stall.clock.Clock;
+
+import java.util.ArrayDeque;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Records real pauses of this process as {@link PauseWindow}s on the clock of the stall windows, from two
+ * sources (docs/pauses.md):
+ * <ul>
+ * <li>JFR, in-process ({@code RecordingStream}): one window per safepoint, from when the VM began to bring
+ * threads to it to when it began to release them, labelled with the VM operation and, for a collection,
+ * the collector and cause. JFR's own safepoints are reported like any other. JFR delivers about once a
+ * second, so a safepoint window appears up to ~2 s after it ended.</li>
+ * <li>A sleeper thread ({@value #SLEEPER_THREAD}, jHiccup's method): it parks 1 ms in a loop and reports
+ * every wake-up later than its shortest loop by more than a threshold (default 2 ms). It sees what JFR
+ * cannot: a stopped process, CPU starvation, throttling. Its windows are labelled
+ * {@link PauseWindow#ATTRIBUTED} when they overlap a safepoint window and {@link PauseWindow#HOST}
+ * otherwise, once JFR has delivered past them ({@link PauseWindow#UNATTRIBUTED} without JFR, or when JFR
+ * has not delivered within {@value #UNDELIVERED_AFTER_SECONDS} s).</li>
+ * </ul>
+ * The sleeper thread also commits, every {@value #SYNC_INTERVAL_MILLIS} ms, the sync events that map JFR's
+ * ticks to the clock.
+ *
+ * <p>The most recent {@code maxRecords} windows are kept; older ones are dropped and counted. The threads
+ * are daemons; nothing here throws into the host once started: an error is logged once
+ * ({@code System.Logger} {@code io.loadsmith.stall.observe}) and that source stops or goes on without it.
+ * Thread-safe. The clock must be {@code Clock.system()} for safepoint windows to be on it.
+ */
+public final class PauseObserver implements AutoCloseable {
+
+    /** Windows kept by default; older ones are dropped and counted. */
+    public static final int MAX_RECORDS = 100_000;
+    /** Most windows one {@link #pauses} call returns. */
+    public static final int PAGE_SIZE = 10_000;
+    /** The sleeper reports wake-ups later than its shortest loop by more than this, by default. */
+    public static final long DEFAULT_SLEEPER_THRESHOLD_NANOS = 2_000_000;
+    /** Name of the sleeper thread. */
+    public static final String SLEEPER_THREAD = "loadsmith-pause-sleeper";
+
+    static final long SLEEP_NANOS = 1_000_000;
+    static final int SYNC_INTERVAL_MILLIS = 100;
+    static final int UNDELIVERED_AFTER_SECONDS = 10;
+    private static final long SYNC_INTERVAL_NANOS = SYNC_INTERVAL_MILLIS * 1_000_000L;
+    private static final long UNDELIVERED_AFTER_NANOS = UNDELIVERED_AFTER_SECONDS * 1_000_000_000L;
+    private static final long RECENT_SAFEPOINTS_NANOS = 60_000_000_000L;
+    private static final int MAX_RECENT_SAFEPOINTS = 4096;
+    private static final int MAX_PENDING_SLEEPER = 4096;
+
+    private static final System.Logger LOG = System.getLogger("io.loadsmith.stall.observe");
+    private static final Set<String> REPORTED = ConcurrentHashMap.newKeySet();
+
+    private final Clock clock;
+    private final long sleeperThresholdNanos;
+    private final PauseStore store;
+    private final Thread sleeper;
+    private volatile SafepointStream jfr;
+    private volatile String jfrStatus;
+    private volatile boolean closed;
+
+    // guarded by this
+    private final ArrayDeque<PauseWindow> recentSafepoints = new ArrayDeque<>();
+    private final ArrayDeque<PauseWindow> pendingSleeper = new ArrayDeque<>();
+    private long deliveredUpToNanos;
+    private boolean delivered;
+    private long openSinceNanos;
+    private boolean noneOpen = true;
+
+    private PauseObserver(Clock clock, long sleeperThresholdNanos, int maxRecords) {
+        this.clock = clock;
+        this.sleeperThresholdNanos = sleeperThresholdNanos;
+        this.store = new PauseStore(maxRecords, PAGE_SIZE);
+        this.sleeper = new Thread(this::sleep, SLEEPER_THREAD);
+        sleeper.setDaemon(true);
+    }
+
+    /** Starts both sources with the defaults. */
+    public static PauseObserver start(Clock clock) {
+        return start(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, true);
+    }
+
+    /**
+     * Starts observing.
+     *
+     * @param sleeperThresholdNanos the sleeper reports wake-ups later than its shortest loop by more than this
+     * @param maxRecords            windows kept (older ones are dropped and counted), >= 1
+     * @param withJfr               false: the sleeper only (its windows are then {@link PauseWindow#UNATTRIBUTED})
+     */
+    public static PauseObserver start(Clock clock, long sleeperThresholdNanos, int maxRecords, boolean withJfr) {
+        Objects.requireNonNull(clock, "clock");
+        if (sleeperThresholdNanos <= 0) {
+            throw new IllegalArgumentException("sleeperThresholdNanos: must be > 0 (got " + sleeperThresholdNanos + ")");
+        }
+        if (maxRecords < 1) {
+            throw new IllegalArgumentException("maxRecords: must be >= 1 (got " + maxRecords + ")");
+        }
+        PauseObserver observer = new PauseObserver(clock, sleeperThresholdNanos, maxRecords);
+        observer.jfrStatus = withJfr ? observer.startJfr() : "off";
+        observer.sleeper.start();
+        return observer;
+    }
+
+    private String startJfr() {
+        try {
+            jfr = SafepointStream.start(clock, new Sink());
+            return "on";
+        } catch (Throwable t) {
+            logOnce("jfr-start", "pause observer: JFR is not available, safepoints are not observed (" + t + ")", null);
+            return "off: " + t;
+        }
+    }
+
+    /** {@code on} when safepoints are observed through JFR, else {@code off} or {@code off: REASON}. */
+    public String jfrStatus() {
+        return jfrStatus;
+    }
+
+    /** The sleeper's threshold, in nanoseconds. */
+    public long sleeperThresholdNanos() {
+        return sleeperThresholdNanos;
+    }
+
+    /** The windows whose index is at least {@code sinceIndex}, by index, at most {@link #PAGE_SIZE}. */
+    public PausePage pauses(long sinceIndex) {
+        return store.page(sinceIndex);
+    }
+
+    /** Totals since start. */
+    public PauseTotals totals() {
+        return store.totals();
+    }
+
+    /** Stops both sources. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        sleeper.interrupt();
+        SafepointStream stream = jfr;
+        jfr = null;
+        if (stream != null) {
+            try {
+                stream.close();
+            } catch (RuntimeException e) {
+                logOnce("jfr-close", "pause observer: closing the JFR stream failed", e);
+            }
+        }
+    }
+
+    // ---- the sleeper thread -----------------------------------------------------------------------
+
+    private void sleep() {
+        try {
+            long shortestNanos = Long.MAX_VALUE;
+            long nextSyncNanos = clock.nanoTime();
+            while (!closed) {
+                long t0 = clock.nanoTime();
+                LockSupport.parkNanos(SLEEP_NANOS);
+                long t1 = clock.nanoTime();
+                long deltaNanos = t1 - t0;
+                shortestNanos = Math.min(shortestNanos, deltaNanos);
+                if (deltaNanos - shortestNanos > sleeperThresholdNanos) {
+                    sleeperWindow(new PauseWindow(0, PauseSource.SLEEPER, PauseWindow.UNATTRIBUTED,
+                            t0 + shortestNanos, t1, null, null, 0));
+                }
+                if (t1 - nextSyncNanos >= 0) {
+                    nextSyncNanos = t1 + SYNC_INTERVAL_NANOS;
+                    sync();
+                    finishSleeperWindows(clock.nanoTime());
+                }
+            }
+        } catch (Throwable t) {
+            logOnce("sleeper", "pause observer: the sleeper thread stopped", t);
+        }
+    }
+
+    private void sync() {
+        SafepointStream stream = jfr;
+        if (stream == null) {
+            return;
+        }
+        try {
+            stream.sync();
+        } catch (RuntimeException e) {
+            logOnce("jfr-sync", "pause observer: committing a JFR sync event failed", e);
+        }
+    }
+
+    private synchronized void sleeperWindow(PauseWindow window) {
+        pendingSleeper.addLast(window);
+        if (pendingSleeper.size() > MAX_PENDING_SLEEPER) {
+            store.add(pendingSleeper.removeFirst());
+        }
+        finishSleeperWindows(window.endNanos());
+    }
+
+    /** Labels and stores the pending sleeper windows that can be labelled now, oldest first. */
+    private synchronized void finishSleeperWindows(long nowNanos) {
+        boolean withJfr = jfr != null;
+        while (!pendingSleeper.isEmpty()) {
+            PauseWindow window = pendingSleeper.peekFirst();
+            String label;
+            if (!withJfr) {
+                label = PauseWindow.UNATTRIBUTED;
+            } else if (delivered && window.endNanos() - deliveredUpToNanos <= 0
+                    && (noneOpen || window.endNanos() - openSinceNanos < 0)) {
+                label = overlapsSafepoint(window) ? PauseWindow.ATTRIBUTED : PauseWindow.HOST;
+            } else if (nowNanos - window.endNanos() > UNDELIVERED_AFTER_NANOS) {
+                label = PauseWindow.UNATTRIBUTED;
+            } else {
+                return;
+            }
+            pendingSleeper.removeFirst();
+            store.add(new PauseWindow(0, window.source(), label, window.startNanos(), window.endNanos(), null, null, 0));
+        }
+    }
+
+    private boolean overlapsSafepoint(PauseWindow window) {
+        for (PauseWindow safepoint : recentSafepoints) {
+            if (window.overlaps(safepoint.startNanos(), safepoint.endNanos())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- the JFR stream thread --------------------------------------------------------------------
+
+    private final class Sink implements SafepointStream.Sink {
+        @Override
+        public void safepoint(PauseWindow window) {
+            synchronized (PauseObserver.this) {
+                store.add(window);
+                recentSafepoints.addLast(window);
+                while (recentSafepoints.size() > MAX_RECENT_SAFEPOINTS
+                        || window.endNanos() - recentSafepoints.peekFirst().endNanos() > RECENT_SAFEPOINTS_NANOS) {
+                    recentSafepoints.removeFirst();
+                }
+            }
+        }
+
+        @Override
+        public void delivered(long upToNanos, long openSince, boolean none) {
+            synchronized (PauseObserver.this) {
+                deliveredUpToNanos = upToNanos;
+                delivered = true;
+                openSinceNanos = openSince;
+                noneOpen = none;
+                finishSleeperWindows(clock.nanoTime());
+            }
+        }
+
+        @Override
+        public void stopped(Throwable cause) {
+            SafepointStream stream = jfr;
+            if (cause != null && !closed && stream != null) {
+                jfr = null;
+                try {
+                    stream.close();
+                } catch (RuntimeException ignored) {
+                    // it failed already: the log line below says why
+                }
+                jfrStatus = "off: the JFR stream stopped (" + cause + ")";
+                logOnce("jfr-stopped", "pause observer: the JFR stream stopped, safepoints are no longer observed", cause);
+            }
+        }
+
+        @Override
+        public void failed(String what, Throwable cause) {
+            logOnce("jfr-" + what, "pause observer: handling " + what + " failed (logged once)", cause);
+        }
+    }
+
+    private static void logOnce(String key, String message, Throwable cause) {
+        if (!REPORTED.add(key)) {
+            return;
+        }
+        try {
+            if (cause == null) {
+                LOG.log(System.Logger.Level.WARNING, message);
+            } else {
+                LOG.log(System.Logger.Level.WARNING, message, cause);
+            }
+        } catch (Throwable ignored) {
+            // the log must never fail the host
+        }
+    }
+}

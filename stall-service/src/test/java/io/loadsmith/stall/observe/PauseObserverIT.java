@@ -1,0 +1,44 @@
+package io.loadsmith.stall.observe;
+
+import io.loadsmith.stall.clock.Clock;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The observer in this JVM: its threads, its start and stop. */
+class PauseObserverIT {
+
+    private static List<Thread> observerThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith("loadsmith-pause")).collect(Collectors.toList());
+    }
+
+    @Test
+    void every_thread_the_observer_starts_is_a_daemon_and_close_stops_them() {
+        PauseObserver observer = PauseObserver.start(Clock.system());
+        List<Thread> threads = observerThreads();
+
+        assertThat(observer.jfrStatus()).isEqualTo("on");
+        assertThat(threads).extracting(Thread::getName)
+                .containsExactlyInAnyOrder(PauseObserver.SLEEPER_THREAD, SafepointStream.THREAD_NAME);
+        assertThat(threads).allMatch(Thread::isDaemon);
+
+        observer.close();
+        await().until(() -> observerThreads().isEmpty());
+    }
+
+    @Test
+    void without_jfr_the_sleeper_alone_runs_and_reports_no_safepoints() {
+        try (PauseObserver observer = PauseObserver.start(Clock.system(), PauseObserver.DEFAULT_SLEEPER_THRESHOLD_NANOS, 10, false)) {
+            assertThat(observer.jfrStatus()).isEqualTo("off");
+            assertThat(observerThreads()).extracting(Thread::getName).containsExactly(PauseObserver.SLEEPER_THREAD);
+            System.gc();
+            assertThat(observer.pauses(0).pauses()).allMatch(w -> w.source() == PauseSource.SLEEPER
+                    && w.label().equals(PauseWindow.UNATTRIBUTED));
+        }
+    }
+}
