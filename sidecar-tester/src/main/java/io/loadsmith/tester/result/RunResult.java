@@ -199,10 +199,17 @@ public record RunResult(
     }
 
     /**
-     * The HTTP client a real run used: {@code kind} ({@code netty}, {@code jetty}: {@code target.transport}) and
-     * {@code http}, the HTTP version ({@code 1.1}, {@code 2}: {@code target.http}).
+     * The HTTP client a real run used: {@code kind} ({@code netty}, {@code jetty}: {@code target.transport}),
+     * {@code http}, the HTTP version ({@code 1.1}, {@code 2}: {@code target.http}), {@code loops}, its event
+     * loops ({@code target.loops}; null in files written before it was recorded, meaning 1), and
+     * {@code sentPerLoop}, the requests each loop handed to a socket, warm-up included (null with one loop).
      */
-    public record TransportUsed(String kind, String http) {
+    public record TransportUsed(String kind, String http, Integer loops, List<Long> sentPerLoop) {
+
+        /** One loop. */
+        public TransportUsed(String kind, String http) {
+            this(kind, http, 1, null);
+        }
     }
 
     /** The tester's own CPU over the counted run (the whole process; for a simulation, the simulator too). */

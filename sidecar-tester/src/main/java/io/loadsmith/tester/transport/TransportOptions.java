@@ -109,6 +109,11 @@ public record TransportOptions(Kind kind, int connections, long timeoutNanos, lo
         return new TransportOptions(value, connections, timeoutNanos, connectTimeoutNanos, tls, http, loops);
     }
 
+    /** These options with a pool of {@code n} (see {@link #connections()}). */
+    public TransportOptions withConnections(int n) {
+        return new TransportOptions(kind, n, timeoutNanos, connectTimeoutNanos, tls, http, loops);
+    }
+
     public TransportOptions withTimeoutNanos(long nanos) {
         return new TransportOptions(kind, connections, nanos, connectTimeoutNanos, tls, http, loops);
     }
