@@ -22,10 +22,13 @@ import java.util.TreeMap;
  * per lane, each into a folder of its own), made after every lane finished:
  *
  * <ul>
- *   <li>counts, waits-free figures and counts above the objective summed; every histogram (run, steps,
+ *   <li>counts (scheduled, skipped, late to their interval) and counts above the objective summed; every histogram (run, steps,
  *       estimate, send and dispatch lateness) added with HdrHistogram's {@code add}, which is lossless;</li>
  *   <li>{@value RunRecorder#HLOG_FILE_NAME}: the lanes' intervals added second by second and tag by tag
- *       (a second's tags as the lanes wrote them: {@code service}, {@code corrected}, then the step tags);
+ *       (a second's tags as the lanes wrote them: {@code service}, {@code corrected}, then the step tags;
+ *       a lane writes step tags once it has seen a second step id, so in the rare second where one lane
+ *       had and another had not, the step tags hold the first lane's requests only, while
+ *       {@code service} and {@code corrected} always hold every lane's);
  *       the timeline's counts and errors summed, its percentiles read from the added histograms;</li>
  *   <li>{@value RequestLog#FILE_NAME}: a k-way merge of the lanes' logs by the moment each request ended
  *       (a record without an end keeps its place after the one before it in its lane), so the file stays in

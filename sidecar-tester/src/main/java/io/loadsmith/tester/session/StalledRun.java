@@ -74,12 +74,14 @@ public final class StalledRun {
          * HTTP version and loops, and with more than one loop what each loop sent.
          */
         public Outcome withTransport(TransportOptions options, OpenTransport http) {
-            List<Long> sentPerLoop = null;
-            if (http.lanes().size() > 1) {
-                sentPerLoop = http.laneStats().stream().map(TransportStats::sent).toList();
+            String kind = options.kind().wireName();
+            String version = options.http().wireName();
+            if (http.lanes().size() == 1) {
+                return withResult(result.withTransport(new RunResult.TransportUsed(kind, version)));
             }
-            return withResult(result.withTransport(new RunResult.TransportUsed(options.kind().wireName(),
-                    options.http().wireName(), http.lanes().size(), sentPerLoop)));
+            List<Long> sentPerLoop = http.laneStats().stream().map(TransportStats::sent).toList();
+            return withResult(result.withTransport(new RunResult.TransportUsed(kind, version, http.lanes().size(),
+                    sentPerLoop)));
         }
     }
 
