@@ -27,6 +27,7 @@ import static io.loadsmith.tester.engine.CoordinatedOmissionTest.MS;
 import static io.loadsmith.tester.engine.CoordinatedOmissionTest.S;
 import static io.loadsmith.tester.engine.CoordinatedOmissionTest.log;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Runs split over lanes on one virtual scheduler, each lane with a simulated server of its own (as each
@@ -142,6 +143,27 @@ class LanesTest {
 
         assertThat(intendedSorted(dir.resolve("split"))).isEqualTo(intendedSorted(dir.resolve("one")));
         CountsAddUp.check(split);
+    }
+
+    @Test
+    void a_failure_in_one_lane_fails_the_run_and_leaves_no_lane_files() throws IOException {
+        VirtualScheduler scheduler = new VirtualScheduler();
+        List<Lane> lanes = List.of(
+                new Lane(scheduler, new SimulatedServer(scheduler, 1, ServiceTime.constant(MS), 1)),
+                new Lane(scheduler, new SimulatedServer(scheduler, 1, ServiceTime.constant(MS), 2)));
+        RequestSource get = RequestSource.get(URI);
+        RequestSource failing = (arrival, position, connection) -> {
+            if (arrival == 100) {
+                throw new IllegalStateException("no request for arrival 100");
+            }
+            return get.request(arrival, position, connection);
+        };
+
+        assertThatThrownBy(() -> LoadTest.run(poisson(), lanes, failing, dir, RunListener.NONE, new RunControl()))
+                .isInstanceOf(IllegalStateException.class).hasMessage("no request for arrival 100");
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files).isEmpty();
+        }
     }
 
     @Test
