@@ -1,6 +1,9 @@
 package io.loadsmith.tester.engine;
 
-/** The closed model: each connection starts its next journey as soon as its previous one ends. */
+/**
+ * The closed model: each connection starts its next journey as soon as its previous one ends. With lanes, a
+ * phase runs the connections k = lane mod lanes, and its n-th journey is arrival {@code n·lanes + lane}.
+ */
 final class ClosedModel implements LoadModel {
 
     private final Phase phase;
@@ -14,8 +17,8 @@ final class ClosedModel implements LoadModel {
 
     @Override
     public void start() {
-        connectionsRunning = connections;
-        for (int k = 0; k < connections; k++) {
+        for (int k = phase.lane(); k < connections; k += phase.lanes()) {
+            connectionsRunning++;
             int connection = k;
             phase.post(() -> startJourney(connection), phase.startNanos());
         }
@@ -29,7 +32,7 @@ final class ClosedModel implements LoadModel {
             phase.afterEvent();
             return;
         }
-        Journey journey = phase.create(phase.journeyStarted(), connection, 0, now);
+        Journey journey = phase.create(phase.journeyStarted() * phase.lanes() + phase.lane(), connection, 0, now);
         if (journey == null) {
             connectionsRunning--;
         } else {

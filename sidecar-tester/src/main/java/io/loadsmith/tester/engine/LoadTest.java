@@ -1,16 +1,21 @@
 package io.loadsmith.tester.engine;
 
+import io.loadsmith.tester.record.LaneMerge;
 import io.loadsmith.tester.record.LiveStats;
+import io.loadsmith.tester.record.Recording;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.record.RunRecorder;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.schedule.ArrivalSchedule;
+import io.loadsmith.tester.schedule.ArrivalStreams;
 import io.loadsmith.tester.transport.Transport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -54,11 +59,49 @@ public final class LoadTest {
      */
     public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
                                 Path runDir, RunListener listener, RunControl control) throws IOException {
-        Run run = new Run(spec, scheduler, transport, source, runDir, listener, control.live());
+        return run(spec, List.of(new Lane(scheduler, transport)), source, runDir, listener, control);
+    }
+
+    /**
+     * Runs the tester on lanes, each a scheduler with its transport and a share of the load, and returns
+     * the one result of the run. One lane is {@link #run(TesterSpec, Scheduler, Transport, RequestSource,
+     * Path, RunListener, RunControl)}. With n lanes:
+     *
+     * <ul>
+     *   <li>an open tester's lane i sends share i of n of the schedule ({@link ArrivalSchedule#share}, marks
+     *       {@code ArrivalStreams.of(seed, "lane")}): the lanes' arrivals together are the one-lane
+     *       schedule, at the same intended times and arrival numbers; a closed or paced tester's lane i runs
+     *       connections k with k mod n = i (closed arrival numbers: {@code n·j + i} for lane i's j-th
+     *       journey); a warm-up of N requests gives each lane its share of N;</li>
+     *   <li>the lanes share one counted start, decided when the last lane's warm-up ended ({@link
+     *       RunListener#countedStart} is called once), and a user stop is handed to every lane; a failure
+     *       in one lane fails the run and stops the others;</li>
+     *   <li>each lane records on its own thread into a {@link RunRecorder} of its own, in a folder
+     *       {@code .lane-i} of runDir; when the last lane ended, {@link LaneMerge} writes the run's files
+     *       and figures from them and the lane folders are deleted.</li>
+     * </ul>
+     *
+     * The lanes' schedulers must read the same clock; a {@link VirtualScheduler} must be every lane's.
+     */
+    public static RunResult run(TesterSpec spec, List<Lane> lanes, RequestSource source, Path runDir,
+                                RunListener listener, RunControl control) throws IOException {
+        if (lanes.isEmpty()) {
+            throw new IllegalArgumentException("a run needs at least one lane");
+        }
+        Scheduler first = lanes.get(0).scheduler();
+        for (Lane lane : lanes) {
+            if ((first instanceof VirtualScheduler || lane.scheduler() instanceof VirtualScheduler)
+                    && lane.scheduler() != first) {
+                throw new IllegalArgumentException("a virtual scheduler drives a run alone: every lane must be on it");
+            }
+        }
+        Run run = new Run(spec, lanes, source, runDir, listener, control.live());
         run.future.whenComplete((result, failure) -> control.markFinished());
-        control.attach(scheduler, run::userStop);
-        scheduler.at(scheduler.nanoTime(), run::begin);
-        if (scheduler instanceof VirtualScheduler virtual) {
+        control.attach(first, run::userStop);
+        for (Run.LaneRun lane : run.lanes) {
+            lane.scheduler.at(lane.scheduler.nanoTime(), lane::begin);
+        }
+        if (first instanceof VirtualScheduler virtual) {
             while (!run.future.isDone() && virtual.runNext()) {
                 // drive virtual time
             }
@@ -83,129 +126,264 @@ public final class LoadTest {
         }
     }
 
+    /**
+     * One run over its lanes. Each lane's state is touched by its scheduler's thread only; the lanes meet
+     * (under this object's lock) only when a warm-up ends and when a counted phase ends.
+     */
     private static final class Run {
+        /** Marks the lanes' shares of an open schedule draw from: independent of every other draw. */
+        static final String LANE_MARKS = "lane";
+
         final TesterSpec spec;
-        final Scheduler scheduler;
-        final Transport transport;
         final RequestSource source;
         final Path runDir;
         final RunListener listener;
         final LiveStats live;
+        final List<LaneRun> lanes = new ArrayList<>();
         final CompletableFuture<RunResult> future = new CompletableFuture<>();
-        RunRecorder recorder;
+        volatile boolean stopRequested;
+        // under this object's lock
+        int warmingUp;
+        int counting;
         long cpuStartNanos;
-        Phase current;
-        boolean stopRequested;
 
-        Run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source, Path runDir,
-            RunListener listener, LiveStats live) {
+        Run(TesterSpec spec, List<Lane> lanes, RequestSource source, Path runDir, RunListener listener,
+            LiveStats live) {
             this.live = live;
             this.spec = spec;
-            this.scheduler = scheduler;
-            this.transport = transport;
             this.source = source;
             this.runDir = runDir;
             this.listener = listener;
-        }
-
-        void begin() {
-            guard(() -> {
-                if (spec.warmupRequests() > 0 || spec.warmupNanos() > 0) {
-                    long start = scheduler.nanoTime() + spec.startDelayNanos();
-                    long duration = spec.warmupNanos() > 0 ? spec.warmupNanos() : Long.MAX_VALUE;
-                    long limit = spec.warmupRequests() > 0 ? spec.warmupRequests() : Long.MAX_VALUE;
-                    // the warm-up draws its arrivals from its own stream: the counted schedule stays the same
-                    ArrivalSchedule schedule = schedule(spec.seed() ^ 0x5761726d55705f31L, duration);
-                    started(new Phase(scheduler, transport, source, spec, null, start, duration, limit, schedule,
-                            done -> guard(this::beginCounted), this::fail));
-                } else {
-                    beginCounted();
-                }
-            });
-        }
-
-        void beginCounted() throws IOException {
-            long start = scheduler.nanoTime() + spec.startDelayNanos();
-            listener.countedStart(start);
-            long interval = switch (spec.model()) {
-                case OPEN -> 0;
-                case CLOSED -> spec.expectedIntervalNanos();
-                case PACED -> spec.paceNanos();
-            };
-            recorder = new RunRecorder(runDir, start, spec.objectiveNanos(), interval, source::stepName,
-                    spec.model() == TesterSpec.Model.CLOSED);
-            recorder.live(live);
-            cpuStartNanos = processCpuNanos();
-            started(new Phase(scheduler, transport, source, spec, recorder, start, spec.durationNanos(),
-                    Long.MAX_VALUE, schedule(spec.seed(), spec.durationNanos()), done -> guard(() -> finish(done)),
-                    this::fail));
-        }
-
-        void started(Phase phase) {
-            current = phase;
-            phase.start();
-            if (stopRequested) {
-                phase.userStop();
+            for (int i = 0; i < lanes.size(); i++) {
+                Path dir = lanes.size() == 1 ? runDir : runDir.resolve(".lane-" + i);
+                this.lanes.add(new LaneRun(i, lanes.get(i), dir));
             }
+            warmingUp = lanes.size();
+            counting = lanes.size();
         }
 
-        /** On the scheduler's thread: the user asked to stop (see {@link RunControl}). */
+        boolean oneLane() {
+            return lanes.size() == 1;
+        }
+
+        /** On the first lane's thread: the user asked to stop (see {@link RunControl}); every lane stops. */
         void userStop() {
             if (future.isDone()) {
                 return;
             }
             stopRequested = true;
-            if (current != null) {
-                guard(current::userStop);
+            for (LaneRun lane : lanes) {
+                hand(lane.scheduler, lane::userStop);
             }
         }
 
-        ArrivalSchedule schedule(long seed, long durationNanos) {
+        /** On lane's thread: its warm-up ended (or it had none); the last one starts the counted run. */
+        void warmedUp(LaneRun lane) throws IOException {
+            synchronized (this) {
+                if (--warmingUp > 0) {
+                    return;
+                }
+            }
+            long start = lane.scheduler.nanoTime() + spec.startDelayNanos();
+            listener.countedStart(start);
+            for (LaneRun other : lanes) {
+                if (other != lane) {
+                    other.scheduler.at(other.scheduler.nanoTime(), () -> other.guard(() -> other.beginCounted(start)));
+                }
+            }
+            lane.beginCounted(start);
+            long cpu = processCpuNanos();
+            synchronized (this) {
+                cpuStartNanos = cpu;
+            }
+        }
+
+        /** On lane's thread: its counted phase ended; the last one makes the run's result. */
+        void counted(LaneRun lane, Phase phase) throws IOException {
+            long durationNanos = phase.userStopped() ? phase.endNanos() - phase.startNanos() : spec.durationNanos();
+            if (oneLane()) {
+                long cpuNanos = processCpuNanos() - cpuStartNanos;
+                long end = lane.scheduler.nanoTime();
+                lane.recorder.finish(durationNanos);
+                future.complete(ResultAssembler.build(spec, lane.recorder, phase, end, cpuNanos, runDir));
+                return;
+            }
+            lane.recorder.finish(durationNanos);
+            long cpuStart;
+            synchronized (this) {
+                if (--counting > 0) {
+                    return;
+                }
+                cpuStart = cpuStartNanos;
+            }
+            long cpuNanos = processCpuNanos() - cpuStart;
+            long end = lane.scheduler.nanoTime();
+            List<RunRecorder> recorders = new ArrayList<>();
+            List<Path> dirs = new ArrayList<>();
+            List<Phase> phases = new ArrayList<>();
+            for (LaneRun each : lanes) {
+                recorders.add(each.recorder);
+                dirs.add(each.dir);
+                phases.add(each.current);
+            }
+            try {
+                Recording merged = LaneMerge.merge(recorders, dirs, runDir);
+                future.complete(ResultAssembler.build(spec, merged, phases, end, cpuNanos, runDir));
+            } finally {
+                for (Path dir : dirs) {
+                    LaneMerge.delete(dir);
+                }
+            }
+        }
+
+        /** On a lane's thread: the run failed there; the other lanes are stopped. */
+        void failed(LaneRun lane, Throwable failure) {
+            lane.discard();
+            if (future.completeExceptionally(failure)) {
+                for (LaneRun other : lanes) {
+                    if (other != lane) {
+                        hand(other.scheduler, () -> other.abort(failure));
+                    }
+                }
+            }
+        }
+
+        ArrivalSchedule schedule(long seed, long durationNanos, int lane) {
             if (spec.model() != TesterSpec.Model.OPEN) {
                 return null;
             }
             boolean poisson = spec.arrivals() == TesterSpec.Arrivals.POISSON;
+            ArrivalSchedule whole;
             if (!spec.stages().isEmpty()) {
-                return ArrivalSchedule.stages(spec.startRatePerSecond(), spec.stages(), poisson, seed);
+                whole = ArrivalSchedule.stages(spec.startRatePerSecond(), spec.stages(), poisson, seed);
+            } else {
+                whole = poisson ? ArrivalSchedule.poisson(spec.ratePerSecond(), durationNanos, seed)
+                        : ArrivalSchedule.constant(spec.ratePerSecond(), durationNanos);
             }
-            return poisson ? ArrivalSchedule.poisson(spec.ratePerSecond(), durationNanos, seed)
-                    : ArrivalSchedule.constant(spec.ratePerSecond(), durationNanos);
+            return oneLane() ? whole : whole.share(lane, lanes.size(), ArrivalStreams.of(spec.seed(), LANE_MARKS));
         }
 
-        void finish(Phase phase) throws IOException {
-            long cpuNanos = processCpuNanos() - cpuStartNanos;
-            long end = scheduler.nanoTime();
-            recorder.finish(phase.userStopped() ? phase.endNanos() - phase.startNanos() : spec.durationNanos());
-            future.complete(ResultAssembler.build(spec, recorder, phase, end, cpuNanos, runDir));
+        /** Lane i's share of n journeys: n / lanes, one more for the first n mod lanes lanes. */
+        long share(long journeys, int lane) {
+            if (journeys == Long.MAX_VALUE || oneLane()) {
+                return journeys;
+            }
+            return journeys / lanes.size() + (lane < journeys % lanes.size() ? 1 : 0);
+        }
+
+        /** Runs task on the scheduler's thread: at once when already there, else as its next task. */
+        static void hand(Scheduler scheduler, Runnable task) {
+            if (scheduler.inThread()) {
+                task.run();
+            } else {
+                scheduler.at(scheduler.nanoTime(), task);
+            }
         }
 
         interface Step {
             void run() throws IOException;
         }
 
-        void guard(Step step) {
-            try {
-                step.run();
-            } catch (IOException e) {
-                closeQuietly();
-                future.completeExceptionally(new UncheckedIOException(e));
-            } catch (RuntimeException | Error e) {
-                closeQuietly();
-                future.completeExceptionally(e);
+        /** A lane: its scheduler's thread is the only one that touches these fields. */
+        final class LaneRun {
+            final int index;
+            final Scheduler scheduler;
+            final Transport transport;
+            final Path dir;
+            RunRecorder recorder;
+            Phase current;
+
+            LaneRun(int index, Lane lane, Path dir) {
+                this.index = index;
+                this.scheduler = lane.scheduler();
+                this.transport = lane.transport();
+                this.dir = dir;
             }
-        }
 
-        void fail(Throwable failure) {
-            closeQuietly();
-            future.completeExceptionally(failure);
-        }
+            void begin() {
+                guard(() -> {
+                    if (spec.warmupRequests() > 0 || spec.warmupNanos() > 0) {
+                        long start = scheduler.nanoTime() + spec.startDelayNanos();
+                        long duration = spec.warmupNanos() > 0 ? spec.warmupNanos() : Long.MAX_VALUE;
+                        long limit = share(spec.warmupRequests() > 0 ? spec.warmupRequests() : Long.MAX_VALUE, index);
+                        // the warm-up draws its arrivals from its own stream: the counted schedule stays the same
+                        ArrivalSchedule schedule = schedule(spec.seed() ^ 0x5761726d55705f31L, duration, index);
+                        started(new Phase(scheduler, transport, source, spec, null, start, duration, limit, schedule,
+                                index, lanes.size(), done -> guard(() -> warmedUp(this)), this::fail));
+                    } else {
+                        warmedUp(this);
+                    }
+                });
+            }
 
-        void closeQuietly() {
-            if (recorder != null) {
+            void beginCounted(long start) throws IOException {
+                if (future.isDone()) {
+                    return;
+                }
+                long interval = switch (spec.model()) {
+                    case OPEN -> 0;
+                    case CLOSED -> spec.expectedIntervalNanos();
+                    case PACED -> spec.paceNanos();
+                };
+                recorder = new RunRecorder(dir, start, spec.objectiveNanos(), interval, source::stepName,
+                        spec.model() == TesterSpec.Model.CLOSED);
+                recorder.live(live);
+                started(new Phase(scheduler, transport, source, spec, recorder, start, spec.durationNanos(),
+                        Long.MAX_VALUE, schedule(spec.seed(), spec.durationNanos(), index), index, lanes.size(),
+                        done -> guard(() -> counted(this, done)), this::fail));
+            }
+
+            void started(Phase phase) {
+                current = phase;
+                phase.start();
+                if (stopRequested) {
+                    phase.userStop();
+                }
+            }
+
+            void userStop() {
+                if (current != null && !future.isDone()) {
+                    guard(current::userStop);
+                }
+            }
+
+            void guard(Step step) {
                 try {
-                    recorder.close();
-                } catch (IOException ignored) {
-                    // the first failure is the one reported
+                    step.run();
+                } catch (IOException e) {
+                    fail(new UncheckedIOException(e));
+                } catch (RuntimeException | Error e) {
+                    fail(e);
+                }
+            }
+
+            void fail(Throwable failure) {
+                failed(this, failure);
+            }
+
+            /** Another lane failed: this one's phase ends where it is and its files go. */
+            void abort(Throwable failure) {
+                if (current != null && !current.finished()) {
+                    current.fail(failure); // back to failed(...), which only discards: the run has failed
+                } else {
+                    discard();
+                }
+            }
+
+            void discard() {
+                if (recorder != null) {
+                    try {
+                        recorder.close();
+                    } catch (IOException ignored) {
+                        // the first failure is the one reported
+                    }
+                }
+                if (!oneLane()) {
+                    try {
+                        LaneMerge.delete(dir);
+                    } catch (IOException ignored) {
+                        // the run failed already; the failure reported is that one
+                    }
                 }
             }
         }

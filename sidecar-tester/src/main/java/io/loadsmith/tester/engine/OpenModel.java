@@ -41,7 +41,8 @@ final class OpenModel implements LoadModel {
             arrivalsDone = true;
             return;
         }
-        arrival.index = phase.journeyStarted();
+        phase.journeyStarted();
+        arrival.index = schedule.index();
         arrival.intendedNanos = phase.startNanos() + offset;
         arrival.pending = true;
         phase.scheduler().at(arrival.intendedNanos, arrival);

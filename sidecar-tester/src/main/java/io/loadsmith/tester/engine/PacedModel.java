@@ -4,6 +4,7 @@ package io.loadsmith.tester.engine;
  * The paced model: connection k starts iteration n at {@code start + k·pace/connections + n·pace}, or as
  * soon as its previous journey ends if that is later (catch-up, the wait charged to it), or, with
  * {@code on_late: skip}, at the first of its moments not yet passed (the ones passed count as skipped).
+ * With lanes, a phase runs the connections k = lane mod lanes.
  */
 final class PacedModel implements LoadModel {
 
@@ -22,8 +23,8 @@ final class PacedModel implements LoadModel {
 
     @Override
     public void start() {
-        connectionsRunning = connections;
-        for (int k = 0; k < connections; k++) {
+        for (int k = phase.lane(); k < connections; k += phase.lanes()) {
+            connectionsRunning++;
             startIteration(k, 0, false);
         }
     }

@@ -28,6 +28,8 @@ final class Phase {
     private final long journeyLimit;          // warm-up by requests; Long.MAX_VALUE otherwise
     private final Consumer<Phase> onDone;
     private final Consumer<Throwable> onError;
+    private final int lane;                   // this phase's lane of the run's lanes: see LoadTest
+    private final int lanes;
 
     private long journeysStarted;
     private int inFlight;
@@ -46,8 +48,10 @@ final class Phase {
     long waitedMaxNanos;
 
     Phase(Scheduler scheduler, Transport transport, RequestSource source, TesterSpec spec, RunRecorder recorder,
-          long startNanos, long durationNanos, long journeyLimit, ArrivalSchedule schedule, Consumer<Phase> onDone,
-          Consumer<Throwable> onError) {
+          long startNanos, long durationNanos, long journeyLimit, ArrivalSchedule schedule, int lane, int lanes,
+          Consumer<Phase> onDone, Consumer<Throwable> onError) {
+        this.lane = lane;
+        this.lanes = lanes;
         this.onError = onError;
         this.scheduler = scheduler;
         this.transport = transport;
@@ -76,6 +80,16 @@ final class Phase {
 
     Scheduler scheduler() {
         return scheduler;
+    }
+
+    /** This phase's lane, in [0, {@link #lanes()}): a closed or paced phase runs connections k = lane mod lanes. */
+    int lane() {
+        return lane;
+    }
+
+    /** How many lanes the run has (1: one scheduler runs everything). */
+    int lanes() {
+        return lanes;
     }
 
     boolean stopping() {

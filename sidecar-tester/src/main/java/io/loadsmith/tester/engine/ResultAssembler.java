@@ -2,6 +2,7 @@ package io.loadsmith.tester.engine;
 
 import io.loadsmith.tester.record.Histograms;
 import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.record.Recording;
 import io.loadsmith.tester.record.RunRecorder;
 import io.loadsmith.tester.record.SecondSummary;
 import io.loadsmith.tester.record.StepStats;
@@ -23,12 +24,34 @@ final class ResultAssembler {
     private ResultAssembler() {
     }
 
-    static RunResult build(TesterSpec spec, RunRecorder recorder, Phase phase, long endNanos, long cpuNanos,
+    /** The result of a run of one lane. */
+    static RunResult build(TesterSpec spec, Recording recorder, Phase phase, long endNanos, long cpuNanos,
                            Path runDir) throws IOException {
+        return build(spec, recorder, List.of(phase), endNanos, cpuNanos, runDir);
+    }
+
+    /**
+     * The result of a run from its recording and the counted phases of its lanes: the run is interrupted
+     * when a lane was stopped by the user, and then lasted until the last lane's stop moment; waits add up.
+     */
+    static RunResult build(TesterSpec spec, Recording recorder, List<Phase> phases, long endNanos, long cpuNanos,
+                           Path runDir) throws IOException {
+        Phase phase = phases.get(0);
         StepStats total = recorder.total();
         long sent = total.sent();
-        boolean interrupted = phase.userStopped();
-        long durationNanos = interrupted ? phase.endNanos() - phase.startNanos() : spec.durationNanos();
+        boolean interrupted = false;
+        long stopNanos = Long.MIN_VALUE;
+        long waitedCount = 0;
+        long waitedTotalNanos = 0;
+        long waitedMaxNanos = 0;
+        for (Phase lane : phases) {
+            interrupted |= lane.userStopped();
+            stopNanos = Math.max(stopNanos, lane.userStopped() ? lane.endNanos() : Long.MIN_VALUE);
+            waitedCount += lane.waitedCount;
+            waitedTotalNanos += lane.waitedTotalNanos;
+            waitedMaxNanos = Math.max(waitedMaxNanos, lane.waitedMaxNanos);
+        }
+        long durationNanos = interrupted ? stopNanos - phase.startNanos() : spec.durationNanos();
         List<String> warnings = new ArrayList<>();
         if (interrupted) {
             warnings.add(String.format(Locale.ROOT, "stopped early by the user after %.1f s of %.1f s;"
@@ -68,9 +91,9 @@ final class ResultAssembler {
             warnings.add(recorder.skipped() + " paced iterations were skipped (on_late: skip): "
                     + "the previous answer came after their intended time");
         }
-        if (phase.waitedCount > 0) {
-            warnings.add(phase.waitedCount + " requests waited (at most "
-                    + Histograms.millis(Histograms.micros(phase.waitedMaxNanos)) + " ms) "
+        if (waitedCount > 0) {
+            warnings.add(waitedCount + " requests waited (at most "
+                    + Histograms.millis(Histograms.micros(waitedMaxNanos)) + " ms) "
                     + (spec.model() == TesterSpec.Model.PACED ? "for the previous answer of their connection"
                     : "for a concurrency slot") + "; the wait is charged to corrected latency");
         }
@@ -113,7 +136,7 @@ final class ResultAssembler {
                 new RunResult.AboveObjective(spec.objectiveNanos() / 1e6, recorder.serviceAboveObjective(),
                         recorder.correctedAboveObjective()),
                 lateness(recorder.sendLateness()), lateness(dispatch),
-                new RunResult.Waits(phase.waitedCount, phase.waitedTotalNanos / 1e6, phase.waitedMaxNanos / 1e6),
+                new RunResult.Waits(waitedCount, waitedTotalNanos / 1e6, waitedMaxNanos / 1e6),
                 seconds > 0 ? sent / seconds : 0,
                 new RunResult.Cost(cpuNanos < 0 || sent == 0 ? -1 : cpuNanos / (double) sent,
                         cpuNanos < 0 ? -1 : cpuNanos / 1e6),

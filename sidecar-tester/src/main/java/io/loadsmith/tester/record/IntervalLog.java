@@ -50,13 +50,19 @@ final class IntervalLog implements AutoCloseable {
         this.stepNames = stepNames;
         this.stream = new PrintStream(new BufferedOutputStream(Files.newOutputStream(file)), false,
                 StandardCharsets.UTF_8);
-        this.hlog = new HistogramLogWriter(stream);
+        this.hlog = writer(stream);
+    }
+
+    /** A writer of the interval log's format on stream, its header written. */
+    static HistogramLogWriter writer(PrintStream stream) {
+        HistogramLogWriter hlog = new HistogramLogWriter(stream);
         hlog.outputComment("loadsmith interval log: one interval per second of intended send time, "
                 + "timestamps in seconds from the run's start; values in microseconds (max column in ms)");
         hlog.outputComment("tags: service (end - actual send), corrected (end - intended send), "
                 + "service.<step> and corrected.<step> per journey step");
         hlog.outputLogFormatVersion();
         hlog.outputLegend();
+        return hlog;
     }
 
     /** A request intended at intendedNanos exists: its second stays open until it ends. */
@@ -144,13 +150,18 @@ final class IntervalLog implements AutoCloseable {
     }
 
     private void write(Histogram histogram, String tag, long s) {
+        write(hlog, histogram, tag, s);
+    }
+
+    /** Writes second s's histogram with its tag. */
+    static void write(HistogramLogWriter hlog, Histogram histogram, String tag, long s) {
         histogram.setTag(tag);
         histogram.setStartTimeStamp(s * 1000);
         histogram.setEndTimeStamp((s + 1) * 1000);
         hlog.outputIntervalHistogram(s, s + 1, histogram, 1000.0);
     }
 
-    private static double ms(Histogram histogram, double percentile) {
+    static double ms(Histogram histogram, double percentile) {
         return histogram.getTotalCount() == 0 ? 0 : Histograms.millis(histogram.getValueAtPercentile(percentile));
     }
 

@@ -25,7 +25,7 @@ import java.util.function.IntFunction;
  * timeline still open; one that comes more than a second later is counted in the earliest open second
  * and in {@link #lateToInterval()}. Totals are never affected. Single-threaded.
  */
-public final class RunRecorder implements AutoCloseable {
+public final class RunRecorder implements AutoCloseable, Recording {
 
     /** The interval log's file name in a run's folder. */
     public static final String HLOG_FILE_NAME = "latency.hlog";

@@ -18,6 +18,17 @@ public final class StepStats {
         completed = errors = dropped = sent = droppedAfterSend = 0;
     }
 
+    /** Adds other's counts and latencies to these (lossless: HdrHistogram's add). */
+    void add(StepStats other) {
+        service.add(other.service);
+        corrected.add(other.corrected);
+        completed += other.completed;
+        errors += other.errors;
+        dropped += other.dropped;
+        sent += other.sent;
+        droppedAfterSend += other.droppedAfterSend;
+    }
+
     void record(long serviceMicros, long correctedMicros) {
         corrected.recordValue(correctedMicros);
         service.recordValue(serviceMicros);

@@ -199,10 +199,17 @@ public record RunResult(
     }
 
     /**
-     * The HTTP client a real run used: {@code kind} ({@code netty}, {@code jetty}: {@code target.transport}) and
-     * {@code http}, the HTTP version ({@code 1.1}, {@code 2}: {@code target.http}).
+     * The HTTP client a real run used: {@code kind} ({@code netty}, {@code jetty}: {@code target.transport}),
+     * {@code http}, the HTTP version ({@code 1.1}, {@code 2}: {@code target.http}), and with more than one
+     * event loop ({@code target.loops}) {@code loops} and {@code sentPerLoop}, the requests each loop handed to
+     * a socket, warm-up included; both null with one loop, so a one-loop run's file is as it always was.
      */
-    public record TransportUsed(String kind, String http) {
+    public record TransportUsed(String kind, String http, Integer loops, List<Long> sentPerLoop) {
+
+        /** One loop. */
+        public TransportUsed(String kind, String http) {
+            this(kind, http, null, null);
+        }
     }
 
     /** The tester's own CPU over the counted run (the whole process; for a simulation, the simulator too). */

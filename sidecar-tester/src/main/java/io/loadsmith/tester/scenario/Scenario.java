@@ -37,9 +37,10 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
      * @param transport the HTTP client for a url ({@code target.transport}, default netty)
      * @param tls       trust for https:// urls ({@code target.tls}, default the JDK's trust store)
      * @param http      the HTTP version for a url ({@code target.http}, default 1.1; 2 runs on jetty)
+     * @param loops     event loops of the netty transport ({@code target.loops}, default 1)
      */
     public record Target(URI url, Simulation.Target simulate, TransportOptions.Kind transport, TransportOptions.Tls tls,
-                         TransportOptions.Http http) {
+                         TransportOptions.Http http, int loops) {
         public boolean simulated() {
             return simulate != null;
         }
@@ -59,7 +60,7 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
      * {@code target.http}, a pool of {@link #connections}. */
     public TransportOptions transport() {
         return TransportOptions.connections(connections).withKind(target.transport()).withTls(target.tls())
-                .withHttp(target.http());
+                .withHttp(target.http()).withLoops(target.loops());
     }
 
     /** What each arrival sends: the journeys, or one GET of {@code baseUri}. */

@@ -68,10 +68,12 @@ public final class ScenarioParser {
     public static final long DEFAULT_STALL_NANOS = 100_000_000L;
     public static final long DEFAULT_MIN_GAP_NANOS = 500_000_000L;
     static final int MAX_CONNECTIONS = 100_000;
+    /** The most event loops {@code target.loops} may ask for. */
+    static final int MAX_LOOPS = 256;
     static final double MAX_RATE = 1_000_000;
 
     private static final Set<String> ROOT = keys("name", "target", "stalls", "load", "objective", "journeys", "slos");
-    private static final Set<String> TARGET = keys("url", "simulate", "transport", "tls", "http");
+    private static final Set<String> TARGET = keys("url", "simulate", "transport", "tls", "http", "loops");
     private static final Set<String> TLS = keys("insecure", "ca_file");
     private static final Set<String> SIMULATE = keys("servers", "service_time", "stalls");
     private static final Set<String> SERVICE_TIME = keys("distribution", "mean", "median", "sigma");
@@ -250,13 +252,13 @@ public final class ScenarioParser {
             throw field.error("needs exactly one of url (a real service) or simulate (a simulated one)");
         }
         if (f.containsKey("simulate")) {
-            for (String key : List.of("transport", "tls", "http")) {
+            for (String key : List.of("transport", "tls", "http", "loops")) {
                 if (f.containsKey(key)) {
                     throw f.get(key).error("is only for a target.url (a simulation has no HTTP client)");
                 }
             }
             return new Target(null, simulation(f.get("simulate"), horizonNanos), TransportOptions.Kind.NETTY,
-                    TransportOptions.Tls.DEFAULT, TransportOptions.Http.HTTP_1_1);
+                    TransportOptions.Tls.DEFAULT, TransportOptions.Http.HTTP_1_1, 1);
         }
         URI url = httpUrl(f.get("url"));
         TransportOptions.Http http = f.containsKey("http") ? httpVersion(f.get("http")) : TransportOptions.Http.HTTP_1_1;
@@ -266,6 +268,11 @@ public final class ScenarioParser {
             throw f.get("transport").error("must be jetty with target.http: 2 (HTTP/2 needs target.transport: "
                     + "jetty; " + kind.wireName() + " speaks HTTP/1.1 only)");
         }
+        int loops = f.containsKey("loops") ? (int) f.get("loops").integer(1, MAX_LOOPS) : 1;
+        if (loops > 1 && kind != TransportOptions.Kind.NETTY) {
+            throw f.get("loops").error("must be 1 with target.transport: " + kind.wireName()
+                    + " (more than one event loop is the netty transport's)");
+        }
         TransportOptions.Tls tls = TransportOptions.Tls.DEFAULT;
         if (f.containsKey("tls")) {
             if (!"https".equals(url.getScheme())) {
@@ -273,7 +280,7 @@ public final class ScenarioParser {
             }
             tls = tls(f.get("tls"));
         }
-        return new Target(url, null, kind, tls, http);
+        return new Target(url, null, kind, tls, http, loops);
     }
 
     /** {@code target.http: "1.1"} or {@code "2"} (a YAML number or string). */

@@ -18,6 +18,13 @@ public interface ArrivalSchedule {
     long nextOffsetNanos();
 
     /**
+     * The index of the arrival last returned by {@link #nextOffsetNanos()} in the whole schedule it comes
+     * from: 0, 1, 2, ... for a schedule of its own, the index in the whole schedule for a
+     * {@link ScheduleShare}. Undefined before the first arrival.
+     */
+    long index();
+
+    /**
      * Evenly spaced arrivals: arrival k at {@code round(k * 1e9 / rate)} ns, for offsets below durationNanos.
      */
     static ArrivalSchedule constant(double ratePerSecond, long durationNanos) {
@@ -35,6 +42,11 @@ public interface ArrivalSchedule {
                 k++;
                 return offset;
             }
+
+            @Override
+            public long index() {
+                return k - 1;
+            }
         };
     }
 
@@ -48,6 +60,7 @@ public interface ArrivalSchedule {
         SplittableRandom random = new SplittableRandom(seed);
         return new ArrivalSchedule() {
             private long offset;
+            private long count;
             private boolean ended;
 
             @Override
@@ -60,7 +73,13 @@ public interface ArrivalSchedule {
                     ended = true;
                     return -1;
                 }
+                count++;
                 return offset;
+            }
+
+            @Override
+            public long index() {
+                return count - 1;
             }
         };
     }
@@ -73,6 +92,14 @@ public interface ArrivalSchedule {
      */
     static ArrivalSchedule stages(double startPerSecond, List<Stage> stages, boolean poisson, long seed) {
         return new RampSchedule(startPerSecond, stages, poisson, seed);
+    }
+
+    /**
+     * Share {@code share} of {@code shares} of this schedule, the arrivals whose seeded mark is {@code share};
+     * see {@link ScheduleShare}.
+     */
+    default ArrivalSchedule share(int share, int shares, ArrivalStreams marks) {
+        return new ScheduleShare(this, share, shares, marks);
     }
 
     private static void requireRate(double ratePerSecond) {

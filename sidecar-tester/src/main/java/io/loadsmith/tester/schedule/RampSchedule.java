@@ -71,6 +71,11 @@ final class RampSchedule implements ArrivalSchedule {
         return Math.min(offset, segmentStartNanos[segment + 1] - 1);
     }
 
+    @Override
+    public long index() {
+        return k - 1;
+    }
+
     /** The expected number of arrivals (integrated rate) in [0, nanos). */
     double integratedRate(long nanos) {
         double mass = 0;

@@ -128,7 +128,7 @@ public final class ScenarioRun {
         try (OpenTransport http = Transports.open(options);
              AutoCloseable view = live == null ? null : live.start(http.stats(), control.live())) {
             return StalledRun.run(tester, http, scenario.source(url), dir, agent,
-                    agent == null ? null : AlignedBins.forStall(agent.durationNanos()), control).withTransport(options);
+                    agent == null ? null : AlignedBins.forStall(agent.durationNanos()), control).withTransport(options, http);
         }
     }
 

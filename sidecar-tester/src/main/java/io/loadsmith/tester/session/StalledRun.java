@@ -13,6 +13,7 @@ import io.loadsmith.tester.align.MissingStalls;
 import io.loadsmith.tester.align.RunAlignment;
 import io.loadsmith.tester.align.StallAlignment;
 import io.loadsmith.tester.align.StallWindow;
+import io.loadsmith.tester.engine.Lane;
 import io.loadsmith.tester.engine.LoadTest;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunControl;
@@ -26,6 +27,7 @@ import io.loadsmith.tester.transport.ConnectionStats;
 import io.loadsmith.tester.transport.OpenTransport;
 import io.loadsmith.tester.transport.Transport;
 import io.loadsmith.tester.transport.TransportOptions;
+import io.loadsmith.tester.transport.TransportStats;
 import io.loadsmith.tester.transport.Transports;
 
 import java.io.IOException;
@@ -77,10 +79,19 @@ public final class StalledRun {
             return new Outcome(value, offset, armed, stalls, alignment, missing, versions);
         }
 
-        /** The same outcome with the transport that ran it in its result ({@code runs[].transport}). */
-        public Outcome withTransport(TransportOptions options) {
-            return withResult(result.withTransport(
-                    new RunResult.TransportUsed(options.kind().wireName(), options.http().wireName())));
+        /**
+         * The same outcome with the transport that ran it in its result ({@code runs[].transport}): its kind,
+         * HTTP version and loops, and with more than one loop what each loop sent.
+         */
+        public Outcome withTransport(TransportOptions options, OpenTransport http) {
+            String kind = options.kind().wireName();
+            String version = options.http().wireName();
+            if (http.lanes().size() == 1) {
+                return withResult(result.withTransport(new RunResult.TransportUsed(kind, version)));
+            }
+            List<Long> sentPerLoop = http.laneStats().stream().map(TransportStats::sent).toList();
+            return withResult(result.withTransport(new RunResult.TransportUsed(kind, version, http.lanes().size(),
+                    sentPerLoop)));
         }
     }
 
@@ -107,7 +118,7 @@ public final class StalledRun {
     public static Outcome real(TesterSpec tester, RequestSource source, TransportOptions transport, Path runDir,
                                AgentStalls stalls, AlignedBins bins) throws IOException {
         try (OpenTransport http = Transports.open(transport)) {
-            return run(tester, http, source, runDir, stalls, bins, new RunControl()).withTransport(transport);
+            return run(tester, http, source, runDir, stalls, bins, new RunControl()).withTransport(transport, http);
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -122,7 +133,7 @@ public final class StalledRun {
     public static Outcome run(TesterSpec tester, OpenTransport http, RequestSource source, Path runDir,
                               AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
         TesterSpec prepared = tester.startDelay(Math.max(tester.startDelayNanos(), REAL_START_DELAY_NANOS));
-        Outcome outcome = run(prepared, http.scheduler(), http.transport(), source, runDir, stalls, bins, control);
+        Outcome outcome = run(prepared, http.lanes(), source, runDir, stalls, bins, control);
         ConnectionStats c = http.stats().connections();
         return c == null ? outcome : outcome.withResult(outcome.result().withConnections(new RunResult.Connections(
                 c.opened(), c.reconnects(), c.failedConnects(), c.connectP50Ms(), c.connectMaxMs())));
@@ -134,13 +145,23 @@ public final class StalledRun {
      */
     public static Outcome run(TesterSpec tester, Scheduler scheduler, Transport transport, RequestSource source,
                               Path runDir, AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
+        return run(tester, List.of(new Lane(scheduler, transport)), source, runDir, stalls, bins, control);
+    }
+
+    /**
+     * Runs on lanes (their schedulers read the clock the agent is probed on, through the first one's),
+     * stoppable through {@code control}.
+     */
+    public static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
+                              AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
         if (stalls == null) {
-            RunResult result = LoadTest.run(tester.stall(false), scheduler, transport, source, runDir, RunListener.NONE, control);
+            RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir, RunListener.NONE, control);
             return new Outcome(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
         }
-        ClockOffset offset = ClockProbe.measure(scheduler, stalls.admin()::serverNanos, ClockProbe.DEFAULT_PROBES);
+        ClockOffset offset = ClockProbe.measure(lanes.get(0).scheduler(), stalls.admin()::serverNanos,
+                ClockProbe.DEFAULT_PROBES);
         Arming arming = new Arming(stalls, tester.durationNanos());
-        RunResult result = LoadTest.run(tester.stall(true), scheduler, transport, source, runDir, arming, control);
+        RunResult result = LoadTest.run(tester.stall(true), lanes, source, runDir, arming, control);
         if (arming.failure != null) {
             throw arming.failure;
         }

@@ -1,45 +1,87 @@
 package io.loadsmith.tester.transport;
 
+import io.loadsmith.tester.engine.Lane;
 import io.loadsmith.tester.engine.Scheduler;
 
+import java.util.List;
+
 /**
- * A transport and the scheduler it belongs with, opened together by {@link Transports#open} and closed
- * together: the transport first (what is in flight is cancelled), then the scheduler's thread. Pass
- * {@link #scheduler()} and {@link #transport()} to {@code LoadTest.run}; read {@link #stats()} from any thread.
+ * Transports and the schedulers they belong with, opened together by {@link Transports#open} and closed
+ * together: the transports first (what is in flight is cancelled), then the schedulers' threads. One lane
+ * (a scheduler and its transport) per event loop: pass {@link #lanes()} to {@code LoadTest.run}, or, with
+ * one lane, {@link #scheduler()} and {@link #transport()}. Read {@link #stats()} (all lanes together) and
+ * {@link #laneStats()} from any thread.
  */
 public final class OpenTransport implements AutoCloseable {
 
-    private final Scheduler scheduler;
-    private final Transport transport;
+    private final List<Lane> lanes;
+    private final List<TransportStats> laneStats;
     private final TransportStats stats;
-    private final AutoCloseable schedulerCloser;
+    private final List<AutoCloseable> schedulerClosers;
 
-    /** {@code schedulerCloser} stops the scheduler's thread; it is called after the transport is closed. */
+    /** One lane; {@code schedulerCloser} stops the scheduler's thread, after the transport is closed. */
     public OpenTransport(Scheduler scheduler, Transport transport, TransportStats stats, AutoCloseable schedulerCloser) {
-        this.scheduler = scheduler;
-        this.transport = transport;
+        this(List.of(new Lane(scheduler, transport)), List.of(stats), stats, List.of(schedulerCloser));
+    }
+
+    /**
+     * Lanes, each with its stats and the closer of its scheduler (same order); {@code stats} counts them all.
+     */
+    public OpenTransport(List<Lane> lanes, List<TransportStats> laneStats, TransportStats stats,
+                         List<AutoCloseable> schedulerClosers) {
+        if (lanes.isEmpty() || lanes.size() != laneStats.size() || lanes.size() != schedulerClosers.size()) {
+            throw new IllegalArgumentException("one stats and one closer per lane, at least one lane");
+        }
+        this.lanes = List.copyOf(lanes);
+        this.laneStats = List.copyOf(laneStats);
         this.stats = stats;
-        this.schedulerCloser = schedulerCloser;
+        this.schedulerClosers = List.copyOf(schedulerClosers);
     }
 
+    /** The lanes, one per event loop (one for the jetty transport). */
+    public List<Lane> lanes() {
+        return lanes;
+    }
+
+    /** The first lane's scheduler (every lane's reads the same clock). */
     public Scheduler scheduler() {
-        return scheduler;
+        return lanes.get(0).scheduler();
     }
 
+    /** The first lane's transport: the only one when there is one lane. */
     public Transport transport() {
-        return transport;
+        return lanes.get(0).transport();
     }
 
+    /** All lanes together. */
     public TransportStats stats() {
         return stats;
     }
 
+    /** Each lane's own counts, in lane order. */
+    public List<TransportStats> laneStats() {
+        return laneStats;
+    }
+
     @Override
     public void close() throws Exception {
-        try {
-            transport.close();
-        } finally {
-            schedulerCloser.close();
+        Exception first = null;
+        for (Lane lane : lanes) {
+            try {
+                lane.transport().close();
+            } catch (Exception e) {
+                first = first == null ? e : first;
+            }
+        }
+        for (AutoCloseable closer : schedulerClosers) {
+            try {
+                closer.close();
+            } catch (Exception e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 }

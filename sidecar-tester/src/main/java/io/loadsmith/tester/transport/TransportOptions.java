@@ -17,9 +17,11 @@ import java.util.Locale;
  * @param tls                 how https:// servers are trusted
  * @param http                the HTTP version: {@link Http#HTTP_1_1} (the default), or {@link Http#HTTP_2},
  *                            which only {@link Kind#JETTY} speaks
+ * @param loops               event loops (>= 1, default 1), each with its own scheduler, transport and share of
+ *                            the load ({@link OpenTransport#lanes()}); more than 1 only on {@link Kind#NETTY}
  */
 public record TransportOptions(Kind kind, int connections, long timeoutNanos, long connectTimeoutNanos, Tls tls,
-                               Http http) {
+                               Http http, int loops) {
 
     public static final long DEFAULT_TIMEOUT_NANOS = 30_000_000_000L;
     public static final long DEFAULT_CONNECT_TIMEOUT_NANOS = 5_000_000_000L;
@@ -82,6 +84,13 @@ public record TransportOptions(Kind kind, int connections, long timeoutNanos, lo
         if (http == Http.HTTP_2 && kind != Kind.JETTY) {
             throw new IllegalArgumentException("HTTP/2 needs the jetty transport (got " + kind.wireName() + ")");
         }
+        if (loops < 1) {
+            throw new IllegalArgumentException("loops must be >= 1 (got " + loops + ")");
+        }
+        if (loops > 1 && kind != Kind.NETTY) {
+            throw new IllegalArgumentException("more than one loop needs the netty transport (got " + kind.wireName()
+                    + ")");
+        }
         if (connections < 1) {
             throw new IllegalArgumentException("connections must be >= 1 (got " + connections + ")");
         }
@@ -93,27 +102,37 @@ public record TransportOptions(Kind kind, int connections, long timeoutNanos, lo
     /** The default transport (Netty, HTTP/1.1), 30 s timeout, 5 s connect timeout, default trust, a pool of n. */
     public static TransportOptions connections(int n) {
         return new TransportOptions(Kind.NETTY, n, DEFAULT_TIMEOUT_NANOS, DEFAULT_CONNECT_TIMEOUT_NANOS, Tls.DEFAULT,
-                Http.HTTP_1_1);
+                Http.HTTP_1_1, 1);
     }
 
     public TransportOptions withKind(Kind value) {
-        return new TransportOptions(value, connections, timeoutNanos, connectTimeoutNanos, tls, http);
+        return new TransportOptions(value, connections, timeoutNanos, connectTimeoutNanos, tls, http, loops);
+    }
+
+    /** These options with a pool of {@code n} (see {@link #connections()}). */
+    public TransportOptions withConnections(int n) {
+        return new TransportOptions(kind, n, timeoutNanos, connectTimeoutNanos, tls, http, loops);
     }
 
     public TransportOptions withTimeoutNanos(long nanos) {
-        return new TransportOptions(kind, connections, nanos, connectTimeoutNanos, tls, http);
+        return new TransportOptions(kind, connections, nanos, connectTimeoutNanos, tls, http, loops);
     }
 
     public TransportOptions withConnectTimeoutNanos(long nanos) {
-        return new TransportOptions(kind, connections, timeoutNanos, nanos, tls, http);
+        return new TransportOptions(kind, connections, timeoutNanos, nanos, tls, http, loops);
     }
 
     public TransportOptions withTls(Tls value) {
-        return new TransportOptions(kind, connections, timeoutNanos, connectTimeoutNanos, value, http);
+        return new TransportOptions(kind, connections, timeoutNanos, connectTimeoutNanos, value, http, loops);
+    }
+
+    /** These options on {@code value} event loops (more than 1 needs {@link Kind#NETTY}). */
+    public TransportOptions withLoops(int value) {
+        return new TransportOptions(kind, connections, timeoutNanos, connectTimeoutNanos, tls, http, value);
     }
 
     /** These options on HTTP version {@code value}; {@link Http#HTTP_2} needs {@link Kind#JETTY} (set it first). */
     public TransportOptions withHttp(Http value) {
-        return new TransportOptions(kind, connections, timeoutNanos, connectTimeoutNanos, tls, value);
+        return new TransportOptions(kind, connections, timeoutNanos, connectTimeoutNanos, tls, value, loops);
     }
 }

@@ -356,6 +356,15 @@ class ScenarioParserTest {
         assertThat(ca.target().tls()).isEqualTo(new TransportOptions.Tls(false, pem));
     }
 
+    @Test
+    void target_loops_defaults_to_one_and_reaches_the_transport_options() {
+        String yaml = "target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\n";
+
+        assertThat(parse(yaml).transport().loops()).isEqualTo(1);
+        assertThat(parse(yaml, "target.loops=3").transport().loops()).isEqualTo(3);
+        assertThat(parse(yaml, "target.loops=3").target().loops()).isEqualTo(3);
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
             `target: {url: 'http://h', tls: {insecure: true}}\\nload: {rate: 1, duration: 1s}\\n`           | score.yaml:1: target.tls is only for an https:// url (got "http://h")
@@ -369,6 +378,10 @@ class ScenarioParserTest {
             `target: {url: 'http://h', http: 3}\\nload: {rate: 1, duration: 1s}\\n`                    | score.yaml:1: target.http must be "1.1" or "2" (got "3")
             `target: {url: 'http://h', http: h2}\\nload: {rate: 1, duration: 1s}\\n`                   | score.yaml:1: target.http must be "1.1" or "2" (got "h2")
             `target:\\n  url: 'http://h'\\n  transport: netty\\n  http: 2\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:3: target.transport must be jetty with target.http: 2 (HTTP/2 needs target.transport: jetty; netty speaks HTTP/1.1 only)
+            `target: {url: 'http://h', loops: 0}\\nload: {rate: 1, duration: 1s}\\n`                  | score.yaml:1: target.loops must be >= 1 (got 0)
+            `target: {url: 'http://h', loops: two}\\nload: {rate: 1, duration: 1s}\\n`                | score.yaml:1: target.loops must be a whole number (got "two")
+            `target:\\n  url: 'http://h'\\n  transport: jetty\\n  loops: 2\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:4: target.loops must be 1 with target.transport: jetty (more than one event loop is the netty transport's)
+            `target: {simulate: {service_time: 1ms}, loops: 2}\\nload: {rate: 1, duration: 1s}\\n`  | score.yaml:1: target.loops is only for a target.url (a simulation has no HTTP client)
             """)
     void bad_transport_and_tls_keys_name_file_line_and_key(String yaml, String message) {
         String text = yaml.replace("\\n", "\n");

@@ -115,9 +115,14 @@ public final class NettyTransport implements Transport, TransportStats {
         this.sweep = eventLoop.scheduleAtFixedRate(this::expire, sweepNanos, sweepNanos, TimeUnit.NANOSECONDS);
     }
 
-    /** Starts an event loop and a transport on it; the loop is the {@link OpenTransport#scheduler()}. */
+    /**
+     * Starts an event loop and a transport on it; the loop is the {@link OpenTransport#scheduler()}. With
+     * {@link TransportOptions#loops()} n > 1, n of them, one lane each ({@link OpenTransport#lanes()}), the
+     * open pool split among them ({@code connections / n}, the first {@code connections mod n} one more, at
+     * least 1 each).
+     */
     public static OpenTransport open(TransportOptions options) {
-        return open(options, true);
+        return options.loops() == 1 ? open(options, true) : NettyLanes.open(options, true);
     }
 
     /** {@link #open(TransportOptions)}; {@code nativeEpoll} false forces Java NIO (for tests of the fallback). */
@@ -130,6 +135,11 @@ public final class NettyTransport implements Transport, TransportStats {
             loop.close();
             throw e;
         }
+    }
+
+    /** A transport on a started loop (one lane of {@link NettyLanes}). */
+    static NettyTransport on(LoopScheduler loop, TransportOptions options) {
+        return new NettyTransport(loop, options);
     }
 
     private static SslContext sslContext(TransportOptions.Tls tls) {
@@ -390,6 +400,11 @@ public final class NettyTransport implements Transport, TransportStats {
         return onLoop(() -> new ConnectionStats(opened, reconnects, failedConnects,
                 connectMicros.getTotalCount() == 0 ? 0 : connectMicros.getValueAtPercentile(50) / 1000.0,
                 connectMicros.getMaxValue() / 1000.0));
+    }
+
+    /** A copy of the connect times so far, µs. */
+    Histogram connectTimes() {
+        return onLoop(connectMicros::copy);
     }
 
     /** How many exchanges ended with each outcome so far. */
