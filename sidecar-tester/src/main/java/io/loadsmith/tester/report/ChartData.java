@@ -1,6 +1,7 @@
 package io.loadsmith.tester.report;
 
 import io.loadsmith.tester.result.Alignment;
+import io.loadsmith.tester.result.Experiment;
 import io.loadsmith.tester.result.RunResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -77,33 +78,11 @@ final class ChartData {
         }
     }
 
-    /**
-     * The arm a run belongs to: its {@code arm} field, else the longest arm name that the run's
-     * name equals or starts with followed by a separator ("open r1 stall", "open-r1-on"), else -1 (not drawn).
-     */
-    static int armOf(RunResult run, List<String> arms) {
-        if (run.arm() != null) {
-            return arms.indexOf(run.arm());
-        }
-        int best = -1;
-        for (int i = 0; i < arms.size(); i++) {
-            String arm = arms.get(i);
-            boolean prefix = run.name().startsWith(arm)
-                    && (run.name().length() == arm.length() || !Character.isLetterOrDigit(run.name().charAt(arm.length())));
-            if (prefix) {
-                if (best < 0 || arm.length() > arms.get(best).length()) {
-                    best = i;
-                }
-            }
-        }
-        return best;
-    }
-
     /** Dots of p99 of one latency kind ("corrected" or "service") over every run of an experiment. */
     static List<Dot> dots(List<String> arms, List<RunResult> runs, String kind) {
         List<Dot> out = new ArrayList<>();
         for (RunResult r : runs) {
-            int arm = armOf(r, arms);
+            int arm = Experiment.armOf(r, arms);
             RunResult.Latency l = latency(r).get(kind);
             if (arm >= 0 && l != null) {
                 out.add(new Dot(arm, r.stall(), r.round(), l.p99(), r.name()));

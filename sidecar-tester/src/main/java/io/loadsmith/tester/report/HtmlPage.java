@@ -16,6 +16,7 @@ import io.loadsmith.tester.result.RunResult.StallRow;
 import io.loadsmith.tester.result.RunResult.StallSummary;
 import io.loadsmith.tester.result.RunResult.StepResult;
 import io.loadsmith.tester.result.RunResult.TimelinePoint;
+import io.loadsmith.tester.result.WarningGroups;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -69,7 +70,12 @@ final class HtmlPage {
         return b.toString();
     }
 
+    /** The experiment's name, else the runs' names (cut at 120 characters). */
     private String title() {
+        if (results.experiment() != null) {
+            String name = results.experiment().name();
+            return "experiment " + (name == null || name.isBlank() ? "(no name)" : name);
+        }
         Set<String> names = new LinkedHashSet<>();
         results.runs().forEach(r -> names.add(r.name()));
         String joined = String.join(", ", names);
@@ -90,14 +96,13 @@ final class HtmlPage {
         nav();
         b.append("<div class=\"head\">\n");
 
-        List<String[]> warnings = new ArrayList<>();
-        for (RunResult r : results.runs()) {
-            r.warnings().forEach(w -> warnings.add(new String[] {r.name(), w}));
-        }
+        List<WarningGroups.Group> warnings = WarningGroups.of(results.runs(),
+                results.experiment() == null ? List.of() : results.experiment().arms());
         if (!warnings.isEmpty()) {
             b.append("<div class=\"warnings\" id=\"warnings\"><h2>Warnings</h2><ul>\n");
-            for (String[] w : warnings) {
-                b.append("<li><b>").append(Html.esc(w[0])).append(":</b> ").append(Html.esc(w[1])).append("</li>\n");
+            for (WarningGroups.Group w : warnings) {
+                b.append(w.testerSide() ? "<li class=\"tester-side\">" : "<li>").append("<b>").append(Html.esc(w.appliesTo()))
+                        .append(":</b> ").append(Html.esc(w.text())).append("</li>\n");
             }
             b.append("</ul></div>\n");
         }

@@ -35,6 +35,26 @@ public record Experiment(String name, int rounds, List<String> arms, List<Boolea
         pairs = pairs == null ? List.of() : List.copyOf(pairs);
     }
 
+    /**
+     * The arm a run belongs to: its {@code arm} field, else the longest arm name that the run's name equals or
+     * starts with followed by a separator ("open r1 stall", "open-r1-on"), else -1.
+     */
+    public static int armOf(RunResult run, List<String> arms) {
+        if (run.arm() != null) {
+            return arms.indexOf(run.arm());
+        }
+        int best = -1;
+        for (int i = 0; i < arms.size(); i++) {
+            String arm = arms.get(i);
+            boolean prefix = run.name().startsWith(arm)
+                    && (run.name().length() == arm.length() || !Character.isLetterOrDigit(run.name().charAt(arm.length())));
+            if (prefix && (best < 0 || arm.length() > arms.get(best).length())) {
+                best = i;
+            }
+        }
+        return best;
+    }
+
     /** One arm in one stall state: its rounds. */
     public record ArmRuns(String arm, boolean stall, List<Round> rounds) {
     }

@@ -8,6 +8,7 @@ import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.Experiment;
 import io.loadsmith.tester.result.ResultsDirs;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.result.WarningGroups;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -204,7 +205,35 @@ final class ExperimentAnalysis {
                         pair.toldApart() ? "told apart" : "not told apart");
             }
         }
+        List<RunResult> runs = new ArrayList<>();
+        for (int round = 1; round <= experiment.order().size(); round++) {
+            for (String label : experiment.order().get(round - 1)) {
+                String arm = label.substring(0, label.lastIndexOf('/'));
+                RunResult r = results.getOrDefault(arm, Map.of()).getOrDefault(label.endsWith("/stall"), Map.of())
+                        .get(round);
+                if (r != null) {
+                    runs.add(r);
+                }
+            }
+        }
+        printWarnings(out, runs, experiment.arms());
         out.flush();
+    }
+
+    /**
+     * The runs' warnings, one line per distinct warning with the runs it applies to; the tester-side ones first,
+     * marked with "!". Nothing when no run has a warning.
+     */
+    static void printWarnings(PrintWriter out, List<RunResult> runs, List<String> arms) {
+        List<WarningGroups.Group> groups = WarningGroups.of(runs, arms);
+        if (groups.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("warnings (one line each, for the runs named; ! = about the tester or its box, not the service):");
+        for (WarningGroups.Group g : groups) {
+            out.println((g.testerSide() ? "! " : "  ") + g.appliesTo() + ": " + g.text());
+        }
     }
 
     static double median(double[] values) {

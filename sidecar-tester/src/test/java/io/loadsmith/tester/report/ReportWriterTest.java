@@ -129,7 +129,7 @@ class ReportWriterTest {
         String html = tablesOf("closed-paced-open");
 
         assertThat(html).contains("<td class=\"kind\">corrected<br><small>= service: a closed loop has no schedule</small></td>");
-        assertThat(html).contains("<li><b>open:</b> tester was the bottleneck: send lateness p99 2.1 ms exceeds 1 ms for 3 s</li>");
+        assertThat(html).contains("<li class=\"tester-side\"><b>open:</b> tester was the bottleneck: send lateness p99 2.1 ms exceeds 1 ms for 3 s</li>");
         assertThat(html).contains("<td class=\"kind\">estimated (interval 0.54 ms)</td>", "<td class=\"kind\">estimated (interval 14.65 ms)</td>");
         // paced: corrected p99 187 against service p99 1.4
         assertThat(html).contains("<td class=\"gap\">187 <span class=\"ratio\">\u00d7134</span></td>");
@@ -207,7 +207,7 @@ class ReportWriterTest {
 
         assertThat(html).contains("<td class=\"kind\">estimated (interval 20 ms)</td>");
         assertThat(html).contains("<td class=\"gap\">1761 <span class=\"ratio\">\u00d7440</span></td>");
-        assertThat(html).contains("<li><b>paced:</b> 496 requests waited (at most 1981.0 ms) for the previous answer");
+        assertThat(html).contains("<li class=\"tester-side\"><b>paced:</b> 496 requests waited (at most 1981.0 ms) for the previous answer");
         assertThat(html).contains("<code>p99 &lt; 50ms</code></td><td class=\"n\">1762 ms</td><td><span class=\"badge fail\">FAIL</span>");
         assertThat(html).contains("<summary><span class=\"sw c0\"></span>paced <small>1 step</small></summary>");
         assertThat(html).doesNotContain("id=\"stalls\"", "id=\"aligned\"");
