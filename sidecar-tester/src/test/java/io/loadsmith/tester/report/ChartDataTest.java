@@ -54,6 +54,18 @@ class ChartDataTest {
     }
 
     @Test
+    void dots_get_a_log_axis_only_when_their_values_span_more_than_a_decade_and_none_is_zero() {
+        assertThat(ChartData.logScale(List.of(dot(1009.0), dot(62.0), dot(1.0)))).isTrue();
+        assertThat(ChartData.logScale(List.of(dot(10.0), dot(1.0)))).isFalse();
+        assertThat(ChartData.logScale(List.of(dot(500.0), dot(0.0)))).isFalse();
+        assertThat(ChartData.logScale(List.of())).isFalse();
+    }
+
+    private static ChartData.Dot dot(double valueMs) {
+        return new ChartData.Dot(0, true, 1, valueMs, "a", false);
+    }
+
+    @Test
     void numbers_keep_about_three_significant_digits() {
         assertThat(Html.ms(0.0123)).isEqualTo("0.0123");
         assertThat(Html.ms(0.412)).isEqualTo("0.412");
