@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,7 +55,10 @@ class ExperimentOutliersTest {
         Map<String, Map<Boolean, Map<Integer, Experiment.IdleCheck>>> idle =
                 Map.of("open-546", Map.of(true, Map.of(1, QUIET)));
 
-        Experiment e = ExperimentAnalysis.experiment(ExperimentSpec.parse(spec()), orders, results, outcomes, idle, out);
+        ExperimentSpec spec = ExperimentSpec.parse(spec());
+        Experiment e = ExperimentAnalysis.experiment(spec, orders, results, outcomes, idle, out);
+        StringWriter console = new StringWriter();
+        ExperimentAnalysis.print(new PrintWriter(console, true), spec, results, outcomes, e);
 
         assertThat(e.outliers()).containsExactly(
                 new Experiment.Outlier("open-546", true, 1, "open-546 r1 stall", "corrected", "p99", 1009.0, 68.5, 62.0,
@@ -84,6 +89,14 @@ class ExperimentOutliersTest {
         assertThat(e.perArm().get(0).rounds().get(0).idleCheck()).isEqualTo(QUIET);
         assertThat(ExperimentAnalysis.verdict(e.pairs().get(0))).isEqualTo("differences [919.0, -33.0, -20.0, -21.0, -31.0] ms"
                 + " -> not told apart; without round(s) [1] (outliers): told apart");
+        assertThat(console.toString().lines()).contains(
+                "open-546 vs paced-8 (p99, stall on): differences [919.0, -33.0, -20.0, -21.0, -31.0] ms -> not told apart;"
+                        + " without round(s) [1] (outliers): told apart",
+                "open-546 vs paced-8 (p99:service, stall on): differences [-4.0, -4.0, -4.0, -4.0, -4.0] ms -> told apart",
+                "(p99 = corrected latency, from the intended send: what users saw; p99:service = from the actual send)",
+                "outliers (far from their arm's other rounds):",
+                "  open-546 r1 stall, p99 corrected: 1009.00 ms against 68.50 ms (median of the other rounds, 62.00-80.00): "
+                        + e.outliers().get(0).explanation());
     }
 
     private void put(String arm, boolean stall, int round, double correctedP99, double serviceP99, double lateP99) {
