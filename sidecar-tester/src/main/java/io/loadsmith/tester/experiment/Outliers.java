@@ -24,8 +24,11 @@ public final class Outliers {
 
     /** How many times the others' median (or how many times below it) makes an outlier. */
     public static final double RATIO = 3.0;
-    /** Fewer other rounds than this give no verdict: a round needs others to be far from. */
-    public static final int MIN_OTHERS = 2;
+    /**
+     * Fewer other rounds than this give no verdict (an experiment needs 4 rounds): against two others, one noisy
+     * round makes the other two look far off.
+     */
+    public static final int MIN_OTHERS = 3;
     /** The range rule also asks for a distance of at least this share of the others' median. */
     static final double RANGE_FLOOR = 0.1;
 

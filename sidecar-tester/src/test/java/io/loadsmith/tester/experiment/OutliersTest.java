@@ -42,11 +42,12 @@ class OutliersTest {
     }
 
     @Test
-    void two_rounds_give_no_verdict_and_missing_values_are_left_out() {
+    void three_rounds_give_no_verdict_and_missing_values_are_left_out() {
         Map<Integer, Double> values = new HashMap<>();
         values.put(1, 1.0);
         values.put(2, 100.0);
-        values.put(3, null);
+        values.put(3, 1.1);
+        values.put(4, null);
 
         assertThat(Outliers.of(values)).isEmpty();
     }
