@@ -1,11 +1,10 @@
 package io.loadsmith.tester.experiment;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Waits until the host's CPUs are idle enough before a run (Linux {@code /proc/stat}; elsewhere a no-op). */
+/** The share of the host's CPU time that is idle (Linux {@code /proc/stat}; elsewhere unknown). */
 public final class CpuIdle {
 
     private static final Path STAT = Path.of("/proc/stat");
@@ -22,18 +21,6 @@ public final class CpuIdle {
             return -1;
         }
         return (after[1] - before[1]) / (double) (after[0] - before[0]);
-    }
-
-    /** Waits (2 s windows) until the idle share reaches {@code share}, at most {@code timeoutNanos}; then warns and goes on. */
-    public static void waitUntilIdle(double share, long timeoutNanos, PrintWriter console) throws InterruptedException {
-        long deadline = System.nanoTime() + timeoutNanos;
-        double idle;
-        while ((idle = idleShare(2_000)) >= 0 && idle < share) {
-            if (System.nanoTime() > deadline) {
-                console.printf("warning: CPUs only %.1f%% idle (wanted %.1f%%); running anyway%n", 100 * idle, 100 * share);
-                return;
-            }
-        }
     }
 
     /** {total, idle+iowait} jiffies of the "cpu" line, or null. */

@@ -254,6 +254,14 @@ public final class ServiceProcess implements AutoCloseable {
         return log;
     }
 
+    /** The service's process and its descendants, as they are now (alive or not). */
+    public List<ProcessHandle> processes() {
+        List<ProcessHandle> all = new ArrayList<>();
+        all.add(process.toHandle());
+        process.descendants().forEach(all::add);
+        return all;
+    }
+
     /** Stops the service and waits for it to exit. Idempotent. */
     @Override
     public void close() {

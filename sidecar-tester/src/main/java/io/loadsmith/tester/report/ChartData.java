@@ -1,6 +1,7 @@
 package io.loadsmith.tester.report;
 
 import io.loadsmith.tester.result.Alignment;
+import io.loadsmith.tester.result.Experiment;
 import io.loadsmith.tester.result.RunResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -69,46 +70,47 @@ final class ChartData {
         return x;
     }
 
-    /** One dot of the experiment plot: arm index, stall on or off, round, value in ms. */
-    record Dot(int arm, boolean stall, long round, double valueMs, String run) {
+    /** One dot of the experiment plot: arm index, stall on or off, round, value in ms, and whether it is an outlier. */
+    record Dot(int arm, boolean stall, long round, double valueMs, String run, boolean outlier) {
         /** x position: arm index, stall off left and on right, rounds spread a little. */
         double x() {
             return arm + (stall ? 0.18 : -0.18) + ((round % 5) - 2) * 0.03;
         }
     }
 
-    /**
-     * The arm a run belongs to: its {@code arm} field, else the longest arm name that the run's
-     * name equals or starts with followed by a separator ("open r1 stall", "open-r1-on"), else -1 (not drawn).
-     */
-    static int armOf(RunResult run, List<String> arms) {
-        if (run.arm() != null) {
-            return arms.indexOf(run.arm());
-        }
-        int best = -1;
-        for (int i = 0; i < arms.size(); i++) {
-            String arm = arms.get(i);
-            boolean prefix = run.name().startsWith(arm)
-                    && (run.name().length() == arm.length() || !Character.isLetterOrDigit(run.name().charAt(arm.length())));
-            if (prefix) {
-                if (best < 0 || arm.length() > arms.get(best).length()) {
-                    best = i;
-                }
-            }
-        }
-        return best;
+    /** The metric the experiment plots: its {@code metric} without the latency ({@code p99} when there is none). */
+    static String plottedMetric(Experiment e) {
+        String metric = e.metric() == null ? "p99" : e.metric().replace(":service", "").replace(" corrected", "").trim();
+        return List.of("p50", "p99", "max", "mean").contains(metric) ? metric : "p99";
     }
 
-    /** Dots of p99 of one latency kind ("corrected" or "service") over every run of an experiment. */
-    static List<Dot> dots(List<String> arms, List<RunResult> runs, String kind) {
+    /**
+     * Dots of the experiment's metric ({@link #plottedMetric}) of one latency kind ("corrected" or "service")
+     * over every run of an experiment, each flagged when the experiment lists it as an outlier on that latency.
+     */
+    static List<Dot> dots(Experiment e, List<RunResult> runs, String kind) {
+        String metric = plottedMetric(e);
         List<Dot> out = new ArrayList<>();
         for (RunResult r : runs) {
-            int arm = armOf(r, arms);
+            int arm = Experiment.armOf(r, e.arms());
             RunResult.Latency l = latency(r).get(kind);
             if (arm >= 0 && l != null) {
-                out.add(new Dot(arm, r.stall(), r.round(), l.p99(), r.name()));
+                double value = switch (metric) {
+                    case "p50" -> l.p50();
+                    case "max" -> l.max();
+                    case "mean" -> l.mean();
+                    default -> l.p99();
+                };
+                out.add(new Dot(arm, r.stall(), r.round(), value, r.name(), e.outlier(r.name(), kind) != null));
             }
         }
         return out;
+    }
+
+    /** Whether dots need a log axis: their positive values span more than a decade (a zero cannot be drawn on one). */
+    static boolean logScale(List<Dot> dots) {
+        double min = dots.stream().mapToDouble(Dot::valueMs).min().orElse(0);
+        double max = dots.stream().mapToDouble(Dot::valueMs).max().orElse(0);
+        return min > 0 && max / min > 10;
     }
 }

@@ -16,6 +16,7 @@ import io.loadsmith.tester.result.RunResult.StallRow;
 import io.loadsmith.tester.result.RunResult.StallSummary;
 import io.loadsmith.tester.result.RunResult.StepResult;
 import io.loadsmith.tester.result.RunResult.TimelinePoint;
+import io.loadsmith.tester.result.WarningGroups;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -69,7 +70,12 @@ final class HtmlPage {
         return b.toString();
     }
 
+    /** The experiment's name, else the runs' names (cut at 120 characters). */
     private String title() {
+        if (results.experiment() != null) {
+            String name = results.experiment().name();
+            return "experiment " + (name == null || name.isBlank() ? "(no name)" : name);
+        }
         Set<String> names = new LinkedHashSet<>();
         results.runs().forEach(r -> names.add(r.name()));
         String joined = String.join(", ", names);
@@ -90,14 +96,13 @@ final class HtmlPage {
         nav();
         b.append("<div class=\"head\">\n");
 
-        List<String[]> warnings = new ArrayList<>();
-        for (RunResult r : results.runs()) {
-            r.warnings().forEach(w -> warnings.add(new String[] {r.name(), w}));
-        }
+        List<WarningGroups.Group> warnings = WarningGroups.of(results.runs(),
+                results.experiment() == null ? List.of() : results.experiment().arms());
         if (!warnings.isEmpty()) {
             b.append("<div class=\"warnings\" id=\"warnings\"><h2>Warnings</h2><ul>\n");
-            for (String[] w : warnings) {
-                b.append("<li><b>").append(Html.esc(w[0])).append(":</b> ").append(Html.esc(w[1])).append("</li>\n");
+            for (WarningGroups.Group w : warnings) {
+                b.append(w.testerSide() ? "<li class=\"tester-side\">" : "<li>").append("<b>").append(Html.esc(w.appliesTo()))
+                        .append(":</b> ").append(Html.esc(w.text())).append("</li>\n");
             }
             b.append("</ul></div>\n");
         }
@@ -192,7 +197,8 @@ final class HtmlPage {
                 Latency l = k.getValue();
                 b.append("<tr class=\"kind-").append(Html.esc(k.getKey())).append("\">");
                 if (first) {
-                    b.append("<td class=\"run\"").append(span).append(">").append(swatch(r)).append(Html.esc(r.name()));
+                    b.append("<td class=\"run\"").append(span).append(">").append(swatch(r)).append(Html.esc(r.name()))
+                            .append(outlierBadge(r));
                     b.append("<br><small>").append(Html.esc(r.tester().model()))
                             .append(r.stall() ? ", stall on" : ", stall off").append("</small>");
                     b.append("</td>");
@@ -220,6 +226,23 @@ final class HtmlPage {
             b.append("</tbody>\n");
         }
         b.append("</table></div></section>\n");
+    }
+
+    /** "outlier" after a run's name when the experiment lists it as one, with its latencies and clues as a tooltip. */
+    private String outlierBadge(RunResult r) {
+        Experiment e = results.experiment();
+        if (e == null) {
+            return "";
+        }
+        List<String> notes = new ArrayList<>();
+        for (Experiment.Outlier o : e.outliers()) {
+            if (o.run().equals(r.name())) {
+                notes.add(o.metric() + " " + o.latency() + " " + Html.ms(o.valueMs()) + " ms against a median of "
+                        + Html.ms(o.othersMedianMs()) + " ms in the other rounds: " + o.explanation());
+            }
+        }
+        return notes.isEmpty() ? "" : " <a href=\"#outliers\" class=\"badge outlier\" title=\"" + Html.esc(String.join("\n", notes))
+                + "\">outlier</a>";
     }
 
     private static boolean sameAs(Latency a, Latency b) {
@@ -369,40 +392,117 @@ final class HtmlPage {
         }
         b.append("</p>\n");
         if (!e.arms().isEmpty()) {
-            b.append("<p class=\"hint\">Every dot is one round of one arm: hollow with the stalls off, filled with them on.</p>\n")
+            b.append("<p class=\"hint\">Every dot is one round of one arm: hollow with the stalls off, filled with them on; ")
+                    .append("a square marks an outlier. A chart whose values span more than a decade has a logarithmic axis, ")
+                    .append("so that every arm stays visible.</p>\n")
                     .append("<div class=\"pair-charts\"><div class=\"chart\" id=\"chart-experiment-corrected\"></div>")
                     .append("<div class=\"chart\" id=\"chart-experiment-service\"></div></div>\n");
             downloads("experiment");
         }
-        pairsTable("Pairs", "Differences a \u2212 b per round, in ms; <em>told apart</em> when the experiment could tell the two "
-                + "arms apart on that metric.", e.pairs());
+        outliers(e);
+        pairsTable("Pairs", "Differences a \u2212 b per round, in ms, on each latency; <em>told apart</em> when the experiment "
+                + "could tell the two arms apart on that latency.", e.pairs());
         pairsTable("Stalls on against off", "Each arm with the stalls on against itself with them off: can this tester "
                 + "see the stalls at all?", e.stallVsNoStall());
+        if (!e.pairs().isEmpty() || e.stallVsNoStall() != null && !e.stallVsNoStall().isEmpty()) {
+            b.append("<p class=\"hint users\"><b>What did users see?</b> The <em>corrected</em> columns: a user arriving on ")
+                    .append("their own schedule waits from the moment the request was meant to be sent, the tester's own ")
+                    .append("catch-up included. The <em>service</em> columns say how fast the service answered once a ")
+                    .append("request was sent: what most load tools print, a paced one such as locust among them.</p>\n");
+        }
         generic("Sweep", ResultsWriter.toTree(e.sweep()));
         generic("Windows", ResultsWriter.toTree(e.windows()));
         b.append("</section>\n");
     }
 
-    private void pairsTable(String title, String hint, List<Experiment.Comparison> pairs) {
-        if (pairs == null || pairs.isEmpty()) {
+    /**
+     * Comparisons one row per (a, b, stall state): the corrected and the service latency side by side, each with
+     * its median difference, its differences per round and its verdict (and the verdict without the outliers'
+     * rounds when an outlier took part).
+     */
+    private void pairsTable(String title, String hint, List<Experiment.Comparison> comparisons) {
+        if (comparisons == null || comparisons.isEmpty()) {
             return;
         }
-        b.append("<h3>").append(Html.esc(title)).append("</h3><p class=\"hint\">").append(hint).append("</p>\n")
-                .append("<div class=\"scroll\"><table class=\"pairs\"><thead><tr><th>a</th><th>b</th><th>metric</th><th>stall</th>")
-                .append("<th>median difference</th><th>differences per round</th><th>verdict</th></tr></thead><tbody>\n");
-        for (Experiment.Comparison p : pairs) {
-            List<Double> d = new ArrayList<>(p.differencesMs());
-            d.sort(null);
-            Double median = d.isEmpty() ? null : d.size() % 2 == 1 ? d.get(d.size() / 2) : (d.get(d.size() / 2 - 1) + d.get(d.size() / 2)) / 2;
-            StringBuilder list = new StringBuilder();
-            for (Double v : p.differencesMs()) {
-                list.append(list.length() == 0 ? "" : ", ").append(Html.ms(v));
+        Map<String, Experiment.Comparison[]> rows = new LinkedHashMap<>();
+        String metric = "p99";
+        for (Experiment.Comparison c : comparisons) {
+            boolean service = Experiment.isService(c.metric());
+            rows.computeIfAbsent(c.a() + "\u0000" + c.b() + "\u0000" + c.stall(), k -> new Experiment.Comparison[2])[service ? 1 : 0] = c;
+            if (c.metric() != null) {
+                metric = c.metric().replace(":service", "").replace(" corrected", "").trim();
             }
-            b.append("<tr><td>").append(Html.esc(p.a())).append("</td><td>").append(Html.esc(p.b())).append("</td><td>")
-                    .append(Html.esc(p.metric())).append("</td><td>").append(p.stall() ? "on" : "off").append("</td><td class=\"n\">")
-                    .append(Html.ms(median)).append("</td><td class=\"n small\">").append(list).append("</td><td>")
-                    .append(p.toldApart() ? "<span class=\"badge pass\">told apart</span>" : "<span class=\"badge off\">not told apart</span>")
-                    .append("</td></tr>\n");
+        }
+        b.append("<h3>").append(Html.esc(title)).append("</h3><p class=\"hint\">").append(hint).append("</p>\n")
+                .append("<div class=\"scroll\"><table class=\"pairs\"><thead><tr><th rowspan=\"2\">a</th><th rowspan=\"2\">b</th>")
+                .append("<th rowspan=\"2\">stall</th><th colspan=\"3\" class=\"kind-corrected\">").append(Html.esc(metric))
+                .append(" corrected <small>(from the intended send)</small></th><th colspan=\"3\" class=\"kind-service\">")
+                .append(Html.esc(metric)).append(" service <small>(from the actual send)</small></th></tr>\n<tr>");
+        for (int i = 0; i < 2; i++) {
+            b.append("<th>median difference</th><th>differences per round</th><th>verdict</th>");
+        }
+        b.append("</tr></thead><tbody>\n");
+        for (Experiment.Comparison[] row : rows.values()) {
+            Experiment.Comparison any = row[0] != null ? row[0] : row[1];
+            b.append("<tr><td>").append(Html.esc(any.a())).append("</td><td>").append(Html.esc(any.b())).append("</td><td>")
+                    .append(any.stall() ? "on" : "off").append("</td>");
+            for (Experiment.Comparison c : row) {
+                comparisonCells(c);
+            }
+            b.append("</tr>\n");
+        }
+        b.append("</tbody></table></div>\n");
+    }
+
+    private void comparisonCells(Experiment.Comparison c) {
+        if (c == null) {
+            b.append("<td class=\"n\">").append(Html.NONE).append("</td><td></td><td></td>");
+            return;
+        }
+        List<Double> d = new ArrayList<>(c.differencesMs());
+        d.sort(null);
+        Double median = d.isEmpty() ? null : d.size() % 2 == 1 ? d.get(d.size() / 2) : (d.get(d.size() / 2 - 1) + d.get(d.size() / 2)) / 2;
+        StringBuilder list = new StringBuilder();
+        for (Double v : c.differencesMs()) {
+            list.append(list.length() == 0 ? "" : ", ").append(Html.ms(v));
+        }
+        b.append("<td class=\"n\">").append(Html.ms(median)).append("</td><td class=\"n small\">").append(list)
+                .append("</td><td>").append(verdictBadge(c.toldApart()));
+        Experiment.WithoutOutliers w = c.withoutOutliers();
+        if (w != null) {
+            String rounds = "round" + (w.leftOut().size() == 1 ? " " : "s ") + w.leftOut().stream().map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining(", "));
+            if (w.toldApart() != c.toldApart()) {
+                b.append("<br><small class=\"without\">without ").append(rounds).append(" (outlier): </small>")
+                        .append(verdictBadge(w.toldApart()));
+            } else {
+                b.append("<br><small class=\"without\">the same without ").append(rounds).append(" (outlier)</small>");
+            }
+        }
+        b.append("</td>");
+    }
+
+    private static String verdictBadge(boolean toldApart) {
+        return toldApart ? "<span class=\"badge pass\">told apart</span>" : "<span class=\"badge off\">not told apart</span>";
+    }
+
+    /** The runs far from their arm's other rounds, with what each recorded that may explain it. */
+    private void outliers(Experiment e) {
+        if (e.outliers().isEmpty()) {
+            return;
+        }
+        b.append("<h3 id=\"outliers\">Outliers</h3><p class=\"hint\">A run is an outlier when its value is more than 3 times ")
+                .append("the median of its arm's other rounds (same stall state and latency) or less than a third of it, or ")
+                .append("when it lies outside their range by more than that range. Each is marked in the charts (a square) ")
+                .append("and in the table below; what the run itself recorded follows it.</p>\n")
+                .append("<div class=\"scroll\"><table class=\"outliers\"><thead><tr><th>run</th><th>latency</th><th>value</th>")
+                .append("<th>other rounds: median (range)</th><th>rule</th><th>what the run recorded</th></tr></thead><tbody>\n");
+        for (Experiment.Outlier o : e.outliers()) {
+            b.append("<tr><td class=\"run\">").append(Html.esc(o.run())).append("</td><td>").append(Html.esc(o.metric() + " " + o.latency()))
+                    .append("</td><td class=\"n\">").append(Html.ms(o.valueMs())).append(" ms</td><td class=\"n\">")
+                    .append(Html.ms(o.othersMedianMs())).append(" ms (").append(Html.ms(o.othersMinMs())).append("\u2013")
+                    .append(Html.ms(o.othersMaxMs())).append(")</td><td>").append(Html.esc(o.rule())).append("</td><td class=\"clues\">")
+                    .append(Html.esc(o.explanation())).append("</td></tr>\n");
         }
         b.append("</tbody></table></div>\n");
     }
@@ -681,12 +781,16 @@ final class HtmlPage {
         if (e != null && !e.arms().isEmpty()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("arms", e.arms());
+            m.put("metric", ChartData.plottedMetric(e));
             for (String kind : List.of("corrected", "service")) {
+                List<ChartData.Dot> found = ChartData.dots(e, results.runs(), kind);
                 List<Map<String, Object>> dots = new ArrayList<>();
-                for (ChartData.Dot d : ChartData.dots(e.arms(), results.runs(), kind)) {
-                    dots.add(Map.of("x", d.x(), "y", d.valueMs(), "stall", d.stall(), "round", d.round(), "run", d.run()));
+                for (ChartData.Dot d : found) {
+                    dots.add(Map.of("x", d.x(), "y", d.valueMs(), "stall", d.stall(), "round", d.round(), "run", d.run(),
+                            "outlier", d.outlier()));
                 }
                 m.put(kind, dots);
+                m.put(kind + "Log", ChartData.logScale(found));
             }
             data.put("experiment", m);
         }

@@ -2,6 +2,7 @@ package io.loadsmith.tester.report;
 
 import io.loadsmith.tester.result.Alignment;
 import io.loadsmith.tester.result.AtomicFiles;
+import io.loadsmith.tester.result.Experiment;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.RunResult;
 import java.awt.BasicStroke;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.SymbolAxis;
@@ -288,7 +290,9 @@ final class StaticCharts {
     }
 
     static JFreeChart experiment(ResultsFile results) {
-        List<String> arms = results.experiment().arms();
+        Experiment e = results.experiment();
+        List<String> arms = e.arms();
+        String metric = ChartData.plottedMetric(e);
         SymbolAxis x = new SymbolAxis("arm", arms.toArray(new String[0]));
         x.setRange(-0.5, arms.size() - 0.5);
         x.setGridBandsVisible(false);
@@ -298,12 +302,18 @@ final class StaticCharts {
         for (String kind : List.of("corrected", "service")) {
             XYSeries off = new XYSeries("stall off", false, true);
             XYSeries on = new XYSeries("stall on", false, true);
-            for (ChartData.Dot d : ChartData.dots(arms, results.runs(), kind)) {
+            XYSeries outliers = new XYSeries("outlier", false, true);
+            List<ChartData.Dot> dots = ChartData.dots(e, results.runs(), kind);
+            for (ChartData.Dot d : dots) {
                 (d.stall() ? on : off).add(d.x(), d.valueMs());
+                if (d.outlier()) {
+                    outliers.add(d.x(), d.valueMs());
+                }
             }
             XYSeriesCollection data = new XYSeriesCollection();
             data.addSeries(off);
             data.addSeries(on);
+            data.addSeries(outliers);
             XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(false, true);
             r.setSeriesPaint(0, new Color(0x495057));
             r.setSeriesShape(0, new Ellipse2D.Double(-5, -5, 10, 10));
@@ -312,14 +322,31 @@ final class StaticCharts {
             r.setSeriesStroke(0, new BasicStroke(2f));
             r.setSeriesPaint(1, new Color(0xe03131));
             r.setSeriesShape(1, new Ellipse2D.Double(-5, -5, 10, 10));
+            r.setSeriesPaint(2, Color.BLACK);
+            r.setSeriesShape(2, new Rectangle2D.Double(-9, -9, 18, 18));
+            r.setSeriesShapesFilled(2, false);
+            r.setSeriesStroke(2, new BasicStroke(2.5f));
             if (kind.equals("service")) {
-                r.setSeriesVisibleInLegend(0, false);
-                r.setSeriesVisibleInLegend(1, false);
+                for (int i = 0; i < 3; i++) {
+                    r.setSeriesVisibleInLegend(i, false);
+                }
             }
-            combined.add(plot(data, x, "p99 " + kind + " (ms)", r), 1);
+            r.setSeriesVisibleInLegend(2, kind.equals("corrected") && !outliers.isEmpty());
+            boolean log = ChartData.logScale(dots);
+            XYPlot plot = plot(data, x, metric + " " + kind + " (ms" + (log ? ", log scale" : "") + ")", r);
+            if (log) {
+                LogAxis y = new LogAxis(plot.getRangeAxis().getLabel());
+                y.setSmallestValue(dots.stream().mapToDouble(ChartData.Dot::valueMs).min().orElse(1) / 2);
+                y.setTickUnit(new NumberTickUnit(1.0), false, true);
+                y.setNumberFormatOverride(new java.text.DecimalFormat("0.###"));
+                y.setMinorTickMarksVisible(false);
+                plot.setRangeAxis(y);
+            }
+            combined.add(plot, 1);
         }
-        JFreeChart c = style(new JFreeChart("Experiment: p99 of every round of every arm", TITLE, combined, true));
-        c.addSubtitle(new TextTitle("hollow: stall off, filled: stall on", new Font(Font.SANS_SERIF, Font.PLAIN, 12)));
+        JFreeChart c = style(new JFreeChart("Experiment: " + metric + " of every round of every arm", TITLE, combined, true));
+        c.addSubtitle(new TextTitle("hollow: stall off, filled: stall on, square: an outlier among its arm's rounds",
+                new Font(Font.SANS_SERIF, Font.PLAIN, 12)));
         return c;
     }
 

@@ -1,6 +1,7 @@
 package io.loadsmith.tester.session;
 
 import io.loadsmith.tester.experiment.ExperimentSpec;
+import io.loadsmith.tester.experiment.Outliers;
 import io.loadsmith.tester.experiment.PairedComparison;
 import io.loadsmith.tester.experiment.RateSweep;
 import io.loadsmith.tester.experiment.WindowAnalysis;
@@ -8,6 +9,7 @@ import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.Experiment;
 import io.loadsmith.tester.result.ResultsDirs;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.result.WarningGroups;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -41,23 +43,40 @@ final class ExperimentAnalysis {
                                  Map<String, Map<Boolean, Map<Integer, RunResult>>> results,
                                  Map<String, Map<Boolean, Map<Integer, StalledRun.Outcome>>> outcomes, Path out)
             throws IOException {
+        return experiment(spec, orders, results, outcomes, Map.of(), out);
+    }
+
+    /**
+     * The experiment's results.
+     *
+     * @param idleChecks what the check before each run saw, by arm, stall state and round (absent: no check)
+     */
+    static Experiment experiment(ExperimentSpec spec, List<List<String>> orders,
+                                 Map<String, Map<Boolean, Map<Integer, RunResult>>> results,
+                                 Map<String, Map<Boolean, Map<Integer, StalledRun.Outcome>>> outcomes,
+                                 Map<String, Map<Boolean, Map<Integer, Experiment.IdleCheck>>> idleChecks, Path out)
+            throws IOException {
         List<Experiment.ArmRuns> perArm = new ArrayList<>();
         for (Map.Entry<String, Map<Boolean, Map<Integer, RunResult>>> arm : results.entrySet()) {
             for (Map.Entry<Boolean, Map<Integer, RunResult>> state : arm.getValue().entrySet()) {
                 List<Experiment.Round> rounds = new ArrayList<>();
                 for (Map.Entry<Integer, RunResult> run : state.getValue().entrySet()) {
                     StalledRun.Outcome outcome = outcomes.get(arm.getKey()).get(state.getKey()).get(run.getKey());
-                    rounds.add(round(run.getKey(), run.getValue(), outcome));
+                    rounds.add(round(run.getKey(), run.getValue(), outcome,
+                            idleCheck(idleChecks, arm.getKey(), state.getKey(), run.getKey())));
                 }
                 perArm.add(new Experiment.ArmRuns(arm.getKey(), state.getKey(), rounds));
             }
         }
+        List<String> metrics = List.of(spec.metric(), Experiment.otherLatency(spec.metric()));
+        List<Experiment.Outlier> outliers = outliers(spec, orders, results, idleChecks, metrics);
         List<Experiment.Comparison> pairs = new ArrayList<>();
         for (List<String> pair : spec.pairs()) {
             for (boolean stall : spec.stallStates()) {
-                pairs.add(comparison(PairedComparison.of(pair.get(0), pair.get(1), spec.metric(), stall,
-                        values(results, pair.get(0), stall, spec.metric()),
-                        values(results, pair.get(1), stall, spec.metric()))));
+                for (String metric : metrics) {
+                    pairs.add(compare(pair.get(0), pair.get(1), metric, stall, results, outliers,
+                            new Side(pair.get(0), stall), new Side(pair.get(1), stall)));
+                }
             }
         }
         // each arm against itself, stall on against off: does this tester see the stalls at all?
@@ -65,17 +84,120 @@ final class ExperimentAnalysis {
         if (spec.stallStates().size() == 2) {
             onOff = new ArrayList<>();
             for (ExperimentSpec.Arm arm : spec.arms()) {
-                onOff.add(comparison(PairedComparison.of(arm.name() + "/stall", arm.name() + "/no-stall", spec.metric(),
-                        true, values(results, arm.name(), true, spec.metric()),
-                        values(results, arm.name(), false, spec.metric()))));
+                for (String metric : metrics) {
+                    onOff.add(compare(arm.name() + "/stall", arm.name() + "/no-stall", metric, true, results, outliers,
+                            new Side(arm.name(), true), new Side(arm.name(), false)));
+                }
             }
         }
         return new Experiment(spec.name(), spec.rounds(), spec.arms().stream().map(ExperimentSpec.Arm::name).toList(),
                 spec.stallStates(), spec.metric(), spec.seed(), orders, perArm, pairs, onOff, sweeps(spec, results),
-                windows(spec, outcomes, out));
+                windows(spec, outcomes, out), outliers);
     }
 
-    private static Experiment.Round round(int round, RunResult r, StalledRun.Outcome outcome) {
+    /** One side of a comparison: an arm in one stall state. */
+    private record Side(String arm, boolean stall) {
+    }
+
+    /** A paired comparison, and again without the rounds in which either side's run is an outlier on the metric. */
+    private static Experiment.Comparison compare(String a, String b, String metric, boolean stall,
+                                                 Map<String, Map<Boolean, Map<Integer, RunResult>>> results,
+                                                 List<Experiment.Outlier> outliers, Side left, Side right) {
+        Map<Integer, Double> valuesA = values(results, left.arm(), left.stall(), metric);
+        Map<Integer, Double> valuesB = values(results, right.arm(), right.stall(), metric);
+        PairedComparison all = PairedComparison.of(a, b, metric, stall, valuesA, valuesB);
+        String latency = Experiment.isService(metric) ? "service" : "corrected";
+        java.util.SortedSet<Integer> leftOut = new java.util.TreeSet<>();
+        for (Experiment.Outlier o : outliers) {
+            boolean onEitherSide = o.arm().equals(left.arm()) && o.stall() == left.stall()
+                    || o.arm().equals(right.arm()) && o.stall() == right.stall();
+            if (onEitherSide && o.latency().equals(latency) && all.rounds().contains(o.round())) {
+                leftOut.add(o.round());
+            }
+        }
+        Experiment.WithoutOutliers without = null;
+        if (!leftOut.isEmpty()) {
+            Map<Integer, Double> keptA = new LinkedHashMap<>(valuesA);
+            keptA.keySet().removeAll(leftOut);
+            PairedComparison kept = PairedComparison.of(a, b, metric, stall, keptA, valuesB);
+            without = new Experiment.WithoutOutliers(List.copyOf(leftOut), kept.rounds(), rounded(kept.differencesMs()),
+                    kept.toldApart());
+        }
+        return new Experiment.Comparison(a, b, metric, stall, all.rounds(), rounded(all.differencesMs()), all.toldApart(),
+                without);
+    }
+
+    /** Every run whose metric (on each latency) is far from its arm's other rounds, with what may explain it. */
+    private static List<Experiment.Outlier> outliers(ExperimentSpec spec, List<List<String>> orders,
+                                                     Map<String, Map<Boolean, Map<Integer, RunResult>>> results,
+                                                     Map<String, Map<Boolean, Map<Integer, Experiment.IdleCheck>>> idleChecks,
+                                                     List<String> metrics) {
+        Map<String, List<Outliers.Finding>> found = new LinkedHashMap<>();
+        for (String metric : metrics) {
+            for (var arm : results.entrySet()) {
+                for (boolean stall : arm.getValue().keySet()) {
+                    found.put(arm.getKey() + "|" + stall + "|" + metric,
+                            Outliers.of(values(results, arm.getKey(), stall, metric)));
+                }
+            }
+        }
+        List<Experiment.Outlier> outliers = new ArrayList<>();
+        for (String metric : metrics) {
+            for (var arm : results.entrySet()) {
+                for (var state : arm.getValue().entrySet()) {
+                    boolean stall = state.getKey();
+                    for (Outliers.Finding f : found.get(arm.getKey() + "|" + stall + "|" + metric)) {
+                        RunResult run = state.getValue().get(f.round());
+                        Map<Integer, RunResult> others = new TreeMap<>(state.getValue());
+                        others.remove(f.round());
+                        RunResult twin = arm.getValue().getOrDefault(!stall, Map.of()).get(f.round());
+                        List<Outliers.Finding> twinFindings = found.getOrDefault(arm.getKey() + "|" + !stall + "|" + metric, List.of());
+                        outliers.add(new Experiment.Outlier(arm.getKey(), stall, f.round(), run.name(),
+                                Experiment.isService(metric) ? "service" : "corrected", metric.replace(":service", ""),
+                                round(f.valueMs(), 3), round(f.othersMedianMs(), 3), round(f.othersMinMs(), 3),
+                                round(f.othersMaxMs(), 3), f.rule(), runNumber(orders, f.round(), arm.getKey(), stall),
+                                run.sendLatenessMs() == null ? null : run.sendLatenessMs().p99(),
+                                range(others.values().stream().map(RunResult::sendLatenessMs).toList()),
+                                run.dispatchLatenessMs() == null ? null : run.dispatchLatenessMs().p99(),
+                                range(others.values().stream().map(RunResult::dispatchLatenessMs).toList()),
+                                twin == null ? null : new Experiment.Twin(!stall, round(value(twin, metric), 3),
+                                        twinFindings.stream().anyMatch(t -> t.round() == f.round())),
+                                idleCheck(idleChecks, arm.getKey(), stall, f.round())));
+                    }
+                }
+            }
+        }
+        return outliers;
+    }
+
+    /** The p99s of some latenesses as their lowest and highest; null when none is recorded. */
+    private static Experiment.Range range(List<RunResult.Lateness> latenesses) {
+        double[] p99 = latenesses.stream().filter(java.util.Objects::nonNull).mapToDouble(RunResult.Lateness::p99).toArray();
+        if (p99.length == 0) {
+            return null;
+        }
+        return new Experiment.Range(java.util.Arrays.stream(p99).min().orElseThrow(), java.util.Arrays.stream(p99).max().orElseThrow());
+    }
+
+    /** A run's place in the experiment's order, from 1. */
+    static int runNumber(List<List<String>> orders, int round, String arm, boolean stall) {
+        int before = 0;
+        for (int r = 1; r < round; r++) {
+            before += orders.get(r - 1).size();
+        }
+        return before + orders.get(round - 1).indexOf(arm + (stall ? "/stall" : "/no-stall")) + 1;
+    }
+
+    private static Experiment.IdleCheck idleCheck(Map<String, Map<Boolean, Map<Integer, Experiment.IdleCheck>>> checks,
+                                                  String arm, boolean stall, int round) {
+        return checks.getOrDefault(arm, Map.of()).getOrDefault(stall, Map.of()).get(round);
+    }
+
+    private static List<Double> rounded(List<Double> values) {
+        return values.stream().map(d -> round(d, 3)).toList();
+    }
+
+    private static Experiment.Round round(int round, RunResult r, StalledRun.Outcome outcome, Experiment.IdleCheck idleCheck) {
         Integer met = null;
         Long sentDuring = null;
         Double perStall = null;
@@ -90,7 +212,7 @@ final class ExperimentAnalysis {
         RunResult.LatencyViews latency = r.latencyMs();
         return new Experiment.Round(round, r.seed(), summary(latency.corrected()), summary(latency.service()),
                 latency.estimated() == null ? null : summary(latency.estimated()), r.aboveObjective(), r.counts().sent(),
-                r.achievedRate(), met, sentDuring, perStall, share);
+                r.achievedRate(), met, sentDuring, perStall, share, idleCheck);
     }
 
     private static Experiment.Sweeps sweeps(ExperimentSpec spec, Map<String, Map<Boolean, Map<Integer, RunResult>>> results) {
@@ -138,11 +260,6 @@ final class ExperimentAnalysis {
             }
         }
         return new Experiment.Windows(spec.windows().arm(), spec.windows().windowNanos() / 1e9, runs);
-    }
-
-    private static Experiment.Comparison comparison(PairedComparison c) {
-        return new Experiment.Comparison(c.a(), c.b(), c.metric(), c.stall(), c.rounds(),
-                c.differencesMs().stream().map(d -> round(d, 3)).toList(), c.toldApart());
     }
 
     private static List<Integer> rounds(int count) {
@@ -194,17 +311,63 @@ final class ExperimentAnalysis {
         }
         out.println();
         for (Experiment.Comparison pair : experiment.pairs()) {
-            out.printf(Locale.ROOT, "%s vs %s (%s, stall %s): differences %s ms -> %s%n", pair.a(), pair.b(),
-                    pair.metric(), pair.stall() ? "on" : "off", pair.differencesMs(),
-                    pair.toldApart() ? "told apart" : "not told apart");
+            out.println(pair.a() + " vs " + pair.b() + " (" + pair.metric() + ", stall " + (pair.stall() ? "on" : "off")
+                    + "): " + verdict(pair));
         }
         if (experiment.stallVsNoStall() != null) {
             for (Experiment.Comparison pair : experiment.stallVsNoStall()) {
-                out.printf(Locale.ROOT, "%s vs %s: differences %s ms -> %s%n", pair.a(), pair.b(), pair.differencesMs(),
-                        pair.toldApart() ? "told apart" : "not told apart");
+                out.println(pair.a() + " vs " + pair.b() + " (" + pair.metric() + "): " + verdict(pair));
             }
         }
+        out.println("(p99 = corrected latency, from the intended send: what users saw; p99:service = from the actual send)");
+        if (!experiment.outliers().isEmpty()) {
+            out.println();
+            out.println("outliers (far from their arm's other rounds):");
+            for (Experiment.Outlier o : experiment.outliers()) {
+                out.printf(Locale.ROOT, "  %s, %s %s: %s ms against %s ms (median of the other rounds, %s-%s): %s%n",
+                        o.run(), o.metric(), o.latency(), Demo.fmt(o.valueMs(), 2), Demo.fmt(o.othersMedianMs(), 2),
+                        Demo.fmt(o.othersMinMs(), 2), Demo.fmt(o.othersMaxMs(), 2), o.explanation());
+            }
+        }
+        List<RunResult> runs = new ArrayList<>();
+        for (int round = 1; round <= experiment.order().size(); round++) {
+            for (String label : experiment.order().get(round - 1)) {
+                String arm = label.substring(0, label.lastIndexOf('/'));
+                RunResult r = results.getOrDefault(arm, Map.of()).getOrDefault(label.endsWith("/stall"), Map.of())
+                        .get(round);
+                if (r != null) {
+                    runs.add(r);
+                }
+            }
+        }
+        printWarnings(out, runs, experiment.arms());
         out.flush();
+    }
+
+    /** A comparison's differences and verdict, and the verdict without its outliers' rounds when that differs. */
+    static String verdict(Experiment.Comparison c) {
+        String line = "differences " + c.differencesMs() + " ms -> " + (c.toldApart() ? "told apart" : "not told apart");
+        Experiment.WithoutOutliers w = c.withoutOutliers();
+        if (w != null && w.toldApart() != c.toldApart()) {
+            line += "; without round(s) " + w.leftOut() + " (outliers): " + (w.toldApart() ? "told apart" : "not told apart");
+        }
+        return line;
+    }
+
+    /**
+     * The runs' warnings, one line per distinct warning with the runs it applies to; the tester-side ones first,
+     * marked with "!". Nothing when no run has a warning.
+     */
+    static void printWarnings(PrintWriter out, List<RunResult> runs, List<String> arms) {
+        List<WarningGroups.Group> groups = WarningGroups.of(runs, arms);
+        if (groups.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("warnings (one line each, for the runs named; ! = about the tester or its box, not the service):");
+        for (WarningGroups.Group g : groups) {
+            out.println((g.testerSide() ? "! " : "  ") + g.appliesTo() + ": " + g.text());
+        }
     }
 
     static double median(double[] values) {

@@ -4,8 +4,8 @@ import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.engine.TesterSpec;
-import io.loadsmith.tester.experiment.CpuIdle;
 import io.loadsmith.tester.experiment.ExperimentSpec;
+import io.loadsmith.tester.experiment.IdleCheck;
 import io.loadsmith.tester.experiment.RunOrder;
 import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.tester.result.Experiment;
@@ -71,6 +71,7 @@ public final class ExperimentRunner {
         List<List<String>> orders = new ArrayList<>();
         Map<String, Map<Boolean, Map<Integer, RunResult>>> results = new LinkedHashMap<>();
         Map<String, Map<Boolean, Map<Integer, StalledRun.Outcome>>> outcomes = new LinkedHashMap<>();
+        Map<String, Map<Boolean, Map<Integer, Experiment.IdleCheck>>> idleChecks = new LinkedHashMap<>();
         ServiceProcess service = null;
         int runNumber = 0;
         try {
@@ -80,8 +81,10 @@ public final class ExperimentRunner {
                 orders.add(order.stream().map(Slot::label).toList());
                 for (Slot slot : order) {
                     runNumber++;
+                    List<ProcessHandle> leftovers = List.of();
                     if (spec.service().managedThreads() > 0 && (service == null || spec.service().restartEachRun())) {
                         if (service != null) {
+                            leftovers = service.processes();
                             service.close();
                         }
                         service = ServiceProcess.start(jars, spec.service().managedThreads(), List.of(),
@@ -89,8 +92,15 @@ public final class ExperimentRunner {
                     } else if (spec.service().restartCommand() != null) {
                         restart(spec.service(), console);
                     }
+                    Experiment.IdleCheck idle = null;
                     if (spec.service().idleShare() > 0) {
-                        CpuIdle.waitUntilIdle(spec.service().idleShare(), spec.service().timeoutNanos(), console);
+                        idle = IdleCheck.waitUntilQuiet(spec.service().idleShare(), spec.service().timeoutNanos(),
+                                IdleCheck.system(leftovers));
+                        if (idle.busy()) {
+                            console.println("warning: " + idle.warning() + "; running anyway");
+                        }
+                        idleChecks.computeIfAbsent(slot.arm().name(), k -> new LinkedHashMap<>())
+                                .computeIfAbsent(slot.stall(), k -> new TreeMap<>()).put(round, idle);
                     }
                     URI url = service != null ? service.url() : null;
                     Scenario scenario = spec.scenario(slot.arm(), seed, url);
@@ -105,6 +115,9 @@ public final class ExperimentRunner {
                     console.flush();
                     StalledRun.Outcome outcome = StalledRun.real(tester, scenario.source(target),
                             scenario.transport(), runDir, stalls, bins);
+                    if (idle != null && idle.busy()) {
+                        outcome = outcome.withResult(outcome.result().withWarnings(List.of(idle.warning())));
+                    }
                     RunResult r = outcome.result();
                     console.printf(Locale.ROOT, " p99 %s ms (service %s ms), %d sent%s%n",
                             Demo.fmt(r.latencyMs().corrected().p99(), 2), Demo.fmt(r.latencyMs().service().p99(), 2),
@@ -124,7 +137,7 @@ public final class ExperimentRunner {
                 service.close();
             }
         }
-        Experiment experiment = ExperimentAnalysis.experiment(spec, orders, results, outcomes, out);
+        Experiment experiment = ExperimentAnalysis.experiment(spec, orders, results, outcomes, idleChecks, out);
         ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME),
                 AlignedResults.build(out, entries).withExperiment(experiment));
         ExperimentAnalysis.print(console, spec, results, outcomes, experiment);

@@ -103,28 +103,39 @@
     }
   }
 
-  // Experiment dot plots
+  // Experiment dot plots: a log axis when the values span more than a decade; outliers drawn as squares
   if (data.experiment) {
-    var arms = data.experiment.arms;
+    var arms = data.experiment.arms, metric = data.experiment.metric;
     ['corrected', 'service'].forEach(function (kind) {
+      var log = data.experiment[kind + 'Log'];
       var series = [true, false].map(function (on) {
         return {name: on ? 'stall on' : 'stall off', type: 'scatter', symbolSize: 10, xAxisIndex: 1,
                 color: on ? '#e03131' : '#495057',
                 itemStyle: on ? {opacity: 0.85} : {color: '#fff', borderColor: '#495057', borderWidth: 2},
                 data: data.experiment[kind].filter(function (d) { return d.stall === on; }).map(function (d) {
-                  return {value: [d.x, d.y], run: d.run, round: d.round};
+                  var dot = {value: [d.x, d.y], run: d.run, round: d.round, outlier: d.outlier};
+                  if (d.outlier) {
+                    dot.symbol = 'rect';
+                    dot.symbolSize = 16;
+                    dot.itemStyle = {color: on ? '#e03131' : '#fff', borderColor: '#000', borderWidth: 3, opacity: 1};
+                    dot.label = {show: true, position: 'right', color: '#000', fontWeight: 'bold', formatter: 'outlier r' + d.round};
+                  }
+                  return dot;
                 })};
       });
       draw('chart-experiment-' + kind, base({
-        title: {text: 'p99 ' + kind + ' (ms)', left: 8, top: 4, textStyle: {fontSize: 13}},
+        title: {text: metric + ' ' + kind + ' (ms' + (log ? ', log scale' : '') + ')', left: 8, top: 4, textStyle: {fontSize: 13}},
         legend: {top: 4, right: 8},
         tooltip: {trigger: 'item', confine: true, formatter: function (p) {
-          return esc(p.data.run) + '<br>round ' + p.data.round + ', ' + p.seriesName + '<br>p99 ' + kind + ' ' + fmt(p.value[1]) + ' ms';
+          return esc(p.data.run) + '<br>round ' + p.data.round + ', ' + p.seriesName + (p.data.outlier ? ', <b>outlier</b>' : '')
+              + '<br>' + metric + ' ' + kind + ' ' + fmt(p.value[1]) + ' ms';
         }},
         // a category axis carries the arm names; the dots sit on a hidden value axis where arm i spans [i-0.5, i+0.5]
         xAxis: [{type: 'category', data: arms, boundaryGap: true, axisTick: {show: false}, axisLabel: {fontSize: 13, fontWeight: 'bold'}},
                 {type: 'value', min: -0.5, max: arms.length - 0.5, show: false}],
-        yAxis: withAxis(axisName('ms', 44), {type: 'value', min: 0, axisLine: {onZero: false}}),
+        yAxis: withAxis(axisName(log ? 'ms (log scale)' : 'ms', 44), log
+            ? {type: 'log', logBase: 10, axisLine: {onZero: false}, axisLabel: {formatter: function (v) { return short(v); }}}
+            : {type: 'value', min: 0, axisLine: {onZero: false}}),
         series: series
       }));
     });

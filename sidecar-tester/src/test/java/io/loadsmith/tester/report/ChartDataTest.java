@@ -3,6 +3,7 @@ package io.loadsmith.tester.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.loadsmith.tester.result.Experiment;
 import io.loadsmith.tester.result.ResultsFixtures;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.result.RunResult.Point;
@@ -44,12 +45,24 @@ class ChartDataTest {
     void a_run_belongs_to_its_arm_field_else_to_the_longest_arm_its_name_starts_with_before_a_separator() {
         List<String> arms = List.of("open", "open-capped", "closed");
 
-        assertThat(ChartData.armOf(run("x", "closed"), arms)).isEqualTo(2);
-        assertThat(ChartData.armOf(run("open-capped-r2-on", null), arms)).isEqualTo(1);
-        assertThat(ChartData.armOf(run("open-r2-on", null), arms)).isEqualTo(0);
-        assertThat(ChartData.armOf(run("open r3 no-stall", null), arms)).isEqualTo(0);
-        assertThat(ChartData.armOf(run("opener r1", null), arms)).isEqualTo(-1);
-        assertThat(ChartData.armOf(run("paced-r1", null), arms)).isEqualTo(-1);
+        assertThat(Experiment.armOf(run("x", "closed"), arms)).isEqualTo(2);
+        assertThat(Experiment.armOf(run("open-capped-r2-on", null), arms)).isEqualTo(1);
+        assertThat(Experiment.armOf(run("open-r2-on", null), arms)).isEqualTo(0);
+        assertThat(Experiment.armOf(run("open r3 no-stall", null), arms)).isEqualTo(0);
+        assertThat(Experiment.armOf(run("opener r1", null), arms)).isEqualTo(-1);
+        assertThat(Experiment.armOf(run("paced-r1", null), arms)).isEqualTo(-1);
+    }
+
+    @Test
+    void dots_get_a_log_axis_only_when_their_values_span_more_than_a_decade_and_none_is_zero() {
+        assertThat(ChartData.logScale(List.of(dot(1009.0), dot(62.0), dot(1.0)))).isTrue();
+        assertThat(ChartData.logScale(List.of(dot(10.0), dot(1.0)))).isFalse();
+        assertThat(ChartData.logScale(List.of(dot(500.0), dot(0.0)))).isFalse();
+        assertThat(ChartData.logScale(List.of())).isFalse();
+    }
+
+    private static ChartData.Dot dot(double valueMs) {
+        return new ChartData.Dot(0, true, 1, valueMs, "a", false);
     }
 
     @Test

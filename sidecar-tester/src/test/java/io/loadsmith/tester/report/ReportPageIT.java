@@ -170,6 +170,39 @@ class ReportPageIT {
     }
 
     @Test
+    void experiment_report_groups_warnings_marks_the_outlier_and_gives_both_verdicts() throws IOException {
+        Path report = writeReport("experiment-outlier");
+        severeConsoleEntries();
+
+        long charts = open(report);
+
+        assertThat(charts).isEqualTo(2);
+        assertEveryChartDrawn(List.of("chart-experiment-corrected", "chart-experiment-service"));
+        assertThat(driver.getTitle()).isEqualTo("loadsmith report \u2014 experiment lab-shape");
+        List<String> warnings = driver.findElements(By.cssSelector("#warnings li")).stream().map(WebElement::getText).toList();
+        assertThat(warnings).hasSize(4).doesNotHaveDuplicates();
+        assertThat(warnings.get(0)).startsWith("open-546 r1 stall: the tester itself sent late");
+        assertThat(warnings.get(3)).startsWith("closed-1 (all 10 runs): closed loop");
+        assertThat(driver.findElements(By.cssSelector("#warnings li.tester-side"))).hasSize(3);
+        assertThat(driver.findElements(By.cssSelector("#summary .badge.outlier"))).hasSize(1);
+        assertThat(driver.findElement(By.cssSelector("table.outliers")).getText()).contains("open-546 r1 stall", "1009 ms", "cold start");
+        WebElement pairs = driver.findElement(By.cssSelector("#experiment table.pairs"));
+        assertThat(pairs.findElements(By.cssSelector("thead th"))).extracting(WebElement::getText)
+                .contains("p99 corrected (from the intended send)", "p99 service (from the actual send)");
+        WebElement openPaced = pairs.findElements(By.cssSelector("tbody tr")).get(2);
+        assertThat(openPaced.findElements(By.cssSelector("td .badge"))).extracting(WebElement::getText)
+                .containsExactly("not told apart", "told apart", "told apart");
+        assertThat(js("var c = echarts.getInstanceByDom(document.getElementById('chart-experiment-corrected'));"
+                + "return c.getOption().yAxis[0].type")).isEqualTo("log");
+        assertThat(js("var c = echarts.getInstanceByDom(document.getElementById('chart-experiment-corrected'));"
+                + "return c.getOption().series.reduce(function (n, s) { return n + s.data.filter(function (d) {"
+                + " return d.outlier; }).length; }, 0)")).isEqualTo(1L);
+        assertThat((List<?>) js("return window.loadsmithErrors")).isEmpty();
+        screenshot(TARGET.resolve("report-screenshot-experiment-outlier.png"));
+        assertThat(severeConsoleEntries()).isEmpty();
+    }
+
+    @Test
     void a_report_without_optional_parts_opens_cleanly() throws IOException {
         Path report = writeReport("minimal");
         severeConsoleEntries();

@@ -129,7 +129,7 @@ class ReportWriterTest {
         String html = tablesOf("closed-paced-open");
 
         assertThat(html).contains("<td class=\"kind\">corrected<br><small>= service: a closed loop has no schedule</small></td>");
-        assertThat(html).contains("<li><b>open:</b> tester was the bottleneck: send lateness p99 2.1 ms exceeds 1 ms for 3 s</li>");
+        assertThat(html).contains("<li class=\"tester-side\"><b>open:</b> tester was the bottleneck: send lateness p99 2.1 ms exceeds 1 ms for 3 s</li>");
         assertThat(html).contains("<td class=\"kind\">estimated (interval 0.54 ms)</td>", "<td class=\"kind\">estimated (interval 14.65 ms)</td>");
         // paced: corrected p99 187 against service p99 1.4
         assertThat(html).contains("<td class=\"gap\">187 <span class=\"ratio\">\u00d7134</span></td>");
@@ -182,11 +182,15 @@ class ReportWriterTest {
         assertThat(html).contains("<details><summary>Tester settings of 20 runs</summary>");
         assertThat(html.indexOf("id=\"experiment\"")).as("the experiment comes before the long table").isLessThan(html.indexOf("id=\"summary\""));
         assertThat(html).contains("<b>5</b> rounds", "<b>closed</b>, <b>open</b>", "id=\"chart-experiment-corrected\"", "id=\"chart-experiment-service\"");
-        assertThat(html).contains("<td>open</td><td>closed</td><td>p99 corrected</td><td>on</td><td class=\"n\">152</td>"
-                + "<td class=\"n small\">152, 152, 151, 152, 151</td><td><span class=\"badge pass\">told apart</span></td>");
+        // a file written before comparisons came in both latencies: its service columns are empty
+        assertThat(html).contains("<tr><td>open</td><td>closed</td><td>on</td><td class=\"n\">152</td>"
+                + "<td class=\"n small\">152, 152, 151, 152, 151</td><td><span class=\"badge pass\">told apart</span></td>"
+                + "<td class=\"n\">\u2014</td><td></td><td></td></tr>");
         assertThat(html).contains("<td>off</td><td class=\"n\">1.72</td>", "not told apart");
         assertThat(html).contains("metric <b>p99</b>", "<h3>Stalls on against off</h3>",
-                "<td>closed/stall</td><td>closed/no-stall</td><td>p99</td><td>on</td><td class=\"n\">0.400</td>");
+                "<td>closed/stall</td><td>closed/no-stall</td><td>on</td><td class=\"n\">0.400</td>");
+        assertThat(html).containsOnlyOnce("<b>What did users see?</b>");
+        assertThat(html).contains("<h1>experiment (no name)</h1>");
         assertThat(html).contains("<tr><th>rates</th><td>250.0, 500.0</td></tr>", "<tr><th>highest_rate_every_round</th><td>250.0</td></tr>",
                 "<tr><th>window_s</th><td>1.0</td></tr>", "<th>round</th><th>stall</th><th>p99_ms</th>",
                 "<tr><td>1</td><td>true</td><td>1.2, 150.3</td><td>1.2</td><td>150.3</td><td>125.25</td></tr>");
@@ -201,13 +205,55 @@ class ReportWriterTest {
     }
 
     @Test
+    void an_experiment_with_a_planted_outlier_marks_it_and_gives_both_verdicts_with_and_without_it() throws Exception {
+        Path dir = written("experiment-outlier");
+        String page = report("experiment-outlier");
+        String html = tables(page);
+
+        assertThat(html).contains("<title>loadsmith report \u2014 experiment lab-shape</title>", "<h1>experiment lab-shape</h1>");
+        // one line per distinct warning, the tester-side ones first
+        assertThat(html).contains("<li class=\"tester-side\"><b>open-546 r1 stall:</b> the tester itself sent late: p99 2.4 ms");
+        assertThat(html).contains("<li class=\"tester-side\"><b>paced-8/stall (all 5 runs):</b> 413\u2013465 requests waited "
+                + "(at most 91.0\u201395.0 ms) for the previous answer of their connection");
+        assertThat(html).contains("<li class=\"tester-side\"><b>paced-8 r3 no-stall:</b> started on a busy box after waiting 20.0 s");
+        assertThat(html).contains("<li><b>closed-1 (all 10 runs):</b> closed loop: each connection waits");
+        assertThat(html.split("<li", -1)).hasSize(5);
+        assertThat(html.indexOf("open-546 r1 stall:</b>")).isLessThan(html.indexOf("closed-1 (all 10 runs)"));
+        // the outlier: in its table with its clues, and marked beside its run
+        assertThat(html).contains("<tr><td class=\"run\">open-546 r1 stall</td><td>p99 corrected</td><td class=\"n\">1009 ms</td>"
+                + "<td class=\"n\">68.5 ms (62.0\u201380.0)</td><td>ratio</td><td class=\"clues\">the experiment&#39;s first run "
+                + "(a cold start); send lateness p99 2.60 ms (other rounds 0.35\u20130.50 ms): the tester itself was late;");
+        assertThat(html).containsOnlyOnce("class=\"badge outlier\"");
+        assertThat(html).contains("open-546 r1 stall <a href=\"#outliers\" class=\"badge outlier\"");
+        // both latencies, each with its verdict; the corrected one changes without the outlier's round
+        assertThat(html).contains("<tr><td>open-546</td><td>paced-8</td><td>on</td><td class=\"n\">-22.0</td>"
+                + "<td class=\"n small\">914, -26.0, -22.0, -20.0, -31.0</td><td><span class=\"badge off\">not told apart</span>"
+                + "<br><small class=\"without\">without round 1 (outlier): </small><span class=\"badge pass\">told apart</span></td>"
+                + "<td class=\"n\">1.75</td><td class=\"n small\">2.00, 1.70, 1.80, 1.75, 1.75</td>"
+                + "<td><span class=\"badge pass\">told apart</span></td></tr>");
+        assertThat(html).contains("<small class=\"without\">the same without round 1 (outlier)</small>");
+        JsonNode experiment = chartData(page).get("experiment");
+        assertThat(experiment.get("correctedLog").asBoolean()).as("1009 against 1.0 ms: a log axis").isTrue();
+        assertThat(experiment.get("serviceLog").asBoolean()).isFalse();
+        List<String> outliers = new java.util.ArrayList<>();
+        experiment.get("corrected").forEach(d -> {
+            if (d.get("outlier").asBoolean()) {
+                outliers.add(d.get("run").asText());
+            }
+        });
+        assertThat(outliers).containsExactly("open-546 r1 stall");
+        assertValidPng(dir.resolve("experiment.png"), 1000);
+        assertThat(Files.readString(dir.resolve("experiment.svg"))).contains("square: an outlier");
+    }
+
+    @Test
     void a_results_file_written_by_the_engine_renders() throws Exception {
         // engine-paced/results.json is the output of the engine's own ResultsWriter (a simulated paced run)
         String html = tablesOf("engine-paced");
 
         assertThat(html).contains("<td class=\"kind\">estimated (interval 20 ms)</td>");
         assertThat(html).contains("<td class=\"gap\">1761 <span class=\"ratio\">\u00d7440</span></td>");
-        assertThat(html).contains("<li><b>paced:</b> 496 requests waited (at most 1981.0 ms) for the previous answer");
+        assertThat(html).contains("<li class=\"tester-side\"><b>paced:</b> 496 requests waited (at most 1981.0 ms) for the previous answer");
         assertThat(html).contains("<code>p99 &lt; 50ms</code></td><td class=\"n\">1762 ms</td><td><span class=\"badge fail\">FAIL</span>");
         assertThat(html).contains("<summary><span class=\"sw c0\"></span>paced <small>1 step</small></summary>");
         assertThat(html).doesNotContain("id=\"stalls\"", "id=\"aligned\"");

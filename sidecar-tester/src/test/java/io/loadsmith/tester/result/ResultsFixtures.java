@@ -51,17 +51,21 @@ public final class ResultsFixtures {
                 List.of(new Alignment.Scatter("paced", List.of(new RunResult.Point(-10.0, 111.0)))));
         Experiment.Round round = new Experiment.Round(1, 3, new Experiment.Summary(10.0, 20.0, 30.0, 12.5),
                 new Experiment.Summary(9.0, 19.0, 29.0, 11.5), null, new RunResult.AboveObjective(20.0, 2, 33), 120, 40.0,
-                1, 0L, 0.0, 0.058333);
+                1, 0L, 0.0, 0.058333, new Experiment.IdleCheck(0.97, 0.95, 0.42, 2, 2.004, 0, 0, false));
         Experiment experiment = new Experiment("shape", 1, List.of("paced", "open"), List.of(true, false), "p99", 3,
                 List.of(List.of("paced/stall", "open/no-stall")),
                 List.of(new Experiment.ArmRuns("paced", true, List.of(round))),
-                List.of(new Experiment.Comparison("paced", "open", "p99", true, List.of(1), List.of(8.5), false)),
+                List.of(new Experiment.Comparison("paced", "open", "p99", true, List.of(1), List.of(8.5), false,
+                        new Experiment.WithoutOutliers(List.of(1), List.of(), List.of(), false))),
                 List.of(new Experiment.Comparison("paced/stall", "paced/no-stall", "p99", true, List.of(1), List.of(1.0),
                         false)),
                 new Experiment.Sweeps(new Experiment.Sweep(50.0, "p99", List.of(10.0, 40.0), List.of(1, 0),
                         java.util.Arrays.asList(10.0, null), null, 1), null),
                 new Experiment.Windows("paced", 1.0, List.of(new Experiment.WindowRun(1, true, List.of(10.0, 20.0), 10.0,
-                        20.0, 2.0))));
+                        20.0, 2.0))),
+                List.of(new Experiment.Outlier("paced", true, 1, "paced r1 stall", "corrected", "p99", 20.0, 2.0, 1.5, 2.5,
+                        "ratio", 1, 445.183, new Experiment.Range(0.1, 0.3), 0.0, null,
+                        new Experiment.Twin(false, 2.1, false), new Experiment.IdleCheck(0.97, 0.95, 0.42, 2, 2.004, 0, 0, false))));
         return ResultsFile.of(List.of(paced, open)).withClock(new ResultsFile.ClockInfo(1500, 20000))
                 .withSlos(List.of(new ResultsFile.SloResult("p99 < 500ms", 20.015, null, true),
                         new ResultsFile.SloResult("errors < 0.1%", null, 0.8, false)))

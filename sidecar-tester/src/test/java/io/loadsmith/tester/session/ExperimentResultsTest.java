@@ -89,8 +89,16 @@ class ExperimentResultsTest {
                         org.assertj.core.groups.Tuple.tuple("open-200", false),
                         org.assertj.core.groups.Tuple.tuple("closed-1", true),
                         org.assertj.core.groups.Tuple.tuple("closed-1", false));
-        assertThat(experiment.pairs()).hasSize(2);
-        assertThat(experiment.stallVsNoStall()).hasSize(2);
+        assertThat(experiment.pairs()).extracting(Experiment.Comparison::metric, Experiment.Comparison::stall)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("p99", true),
+                        org.assertj.core.groups.Tuple.tuple("p99:service", true),
+                        org.assertj.core.groups.Tuple.tuple("p99", false),
+                        org.assertj.core.groups.Tuple.tuple("p99:service", false));
+        assertThat(experiment.stallVsNoStall()).extracting(Experiment.Comparison::a, Experiment.Comparison::metric)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("open-200/stall", "p99"),
+                        org.assertj.core.groups.Tuple.tuple("open-200/stall", "p99:service"),
+                        org.assertj.core.groups.Tuple.tuple("closed-1/stall", "p99"),
+                        org.assertj.core.groups.Tuple.tuple("closed-1/stall", "p99:service"));
         assertThat(experiment.windows().runs()).hasSize(4);
         assertThat(read.alignment().series()).extracting(s -> s.run()).containsExactly("open-200", "closed-1");
         RunResult closedStalled = read.runs().get(6);
