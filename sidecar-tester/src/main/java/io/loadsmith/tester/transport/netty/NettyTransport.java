@@ -70,7 +70,9 @@ import org.HdrHistogram.Histogram;
  *
  * <p><b>Encoding.</b> A request is encoded once into a pooled direct buffer; the transport remembers the
  * last few, and a request whose method, URI, headers and body are the same instances as a remembered one
- * (a plain GET of the target, for every arrival) is written again as a duplicate of that buffer.
+ * (a plain GET of the target, for every arrival) is written again as a duplicate of that buffer. A templated
+ * request ({@link RequestSpec#template()}) is written by its template, its row's values straight into the
+ * buffer.
  */
 public final class NettyTransport implements Transport, TransportStats {
 
@@ -218,8 +220,16 @@ public final class NettyTransport implements Transport, TransportStats {
         }
     }
 
-    /** The request's bytes: a duplicate of a remembered encoding when its parts are the same instances. */
+    /**
+     * The request's bytes: a templated one written from its row; else a duplicate of a remembered encoding
+     * when its parts are the same instances.
+     */
     ByteBuf encoded(RequestSpec spec) {
+        if (spec.template() != null) {
+            ByteBuf bytes = alloc.directBuffer(256);
+            spec.template().encode(spec, bytes);
+            return bytes;
+        }
         for (int i = 0; i < CACHED_REQUESTS; i++) {
             RequestSpec cached = cachedSpecs[i];
             if (cached != null && sameRequest(cached, spec)) {
