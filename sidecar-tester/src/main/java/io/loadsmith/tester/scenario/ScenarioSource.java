@@ -119,7 +119,7 @@ public final class ScenarioSource implements RequestSource {
     /** The data row of arrival k within its journey, or -1 when the journey has no data. */
     public int rowOf(long arrival, int journey) {
         DataTable data = journeys.get(journey).data();
-        return data == null ? -1 : feederStreams[journey].random(arrival).nextInt(data.size());
+        return data == null ? -1 : feederStreams[journey].nextInt(arrival, data.size());
     }
 
     @Override

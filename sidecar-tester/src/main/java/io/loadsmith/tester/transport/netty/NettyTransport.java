@@ -21,6 +21,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.util.ResourceLeakDetector;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -76,6 +77,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class NettyTransport implements Transport, TransportStats {
 
+    static final String LEAK_LEVEL_PROPERTY = "io.netty.leakDetection.level";
     private static final int CACHED_REQUESTS = 4;
     private static final long MAX_SWEEP_NANOS = 100_000_000L;
     private static final Outcome[] OUTCOMES = Outcome.values();
@@ -124,6 +126,7 @@ public final class NettyTransport implements Transport, TransportStats {
 
     /** {@link #open(TransportOptions)}; {@code nativeEpoll} false forces Java NIO (for tests of the fallback). */
     static OpenTransport open(TransportOptions options, boolean nativeEpoll) {
+        quietLeakDetector();
         LoopScheduler loop = LoopScheduler.start(nativeEpoll);
         try {
             NettyTransport transport = new NettyTransport(loop, options);
@@ -131,6 +134,18 @@ public final class NettyTransport implements Transport, TransportStats {
         } catch (RuntimeException e) {
             loop.close();
             throw e;
+        }
+    }
+
+    /**
+     * Turns Netty's buffer leak detector off, unless a level was asked for ({@value #LEAK_LEVEL_PROPERTY}):
+     * at its default level it follows one buffer in 128 with a stack trace taken at each touch, the
+     * loop's largest allocation per request (a few KB every 128 buffers), for a check the transport's
+     * tests can ask for. It is Netty's one switch for the whole JVM.
+     */
+    private static void quietLeakDetector() {
+        if (System.getProperty(LEAK_LEVEL_PROPERTY) == null && System.getProperty("io.netty.leakDetectionLevel") == null) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         }
     }
 
