@@ -28,7 +28,7 @@ import java.util.concurrent.CompletionException;
  *
  * With a {@link VirtualScheduler} the call drives the virtual clock itself until the run ends; with a real
  * scheduler it blocks the caller (not the scheduler) until the run ends. Phases: an optional warm-up (not
- * counted, not logged), then the counted run, which starts {@link TesterSpec#startDelayNanos()} after the
+ * counted, not logged: recorded into a recorder that writes nothing and is thrown away), then the counted run, which starts {@link TesterSpec#startDelayNanos()} after the
  * warm-up has drained and ends when every request has ended, been cancelled after the grace, or dropped.
  */
 public final class LoadTest {
@@ -116,8 +116,14 @@ public final class LoadTest {
                     long limit = spec.warmupRequests() > 0 ? spec.warmupRequests() : Long.MAX_VALUE;
                     // the warm-up draws its arrivals from its own stream: the counted schedule stays the same
                     ArrivalSchedule schedule = schedule(spec.seed() ^ 0x5761726d55705f31L, duration);
-                    started(new Phase(scheduler, transport, source, spec, null, start, duration, limit, schedule,
-                            done -> guard(this::beginCounted), this::fail));
+                    // recorded like the counted run, then thrown away: the recording path is warm at its start
+                    RunRecorder warmupRecorder = RunRecorder.discarding(start, spec.objectiveNanos(),
+                            expectedIntervalNanos(), source::stepName, spec.model() == TesterSpec.Model.CLOSED);
+                    started(new Phase(scheduler, transport, source, spec, warmupRecorder, start, duration, limit,
+                            schedule, done -> guard(() -> {
+                                warmupRecorder.close();
+                                beginCounted();
+                            }), this::fail));
                 } else {
                     beginCounted();
                 }
@@ -127,18 +133,22 @@ public final class LoadTest {
         void beginCounted() throws IOException {
             long start = scheduler.nanoTime() + spec.startDelayNanos();
             listener.countedStart(start);
-            long interval = switch (spec.model()) {
-                case OPEN -> 0;
-                case CLOSED -> spec.expectedIntervalNanos();
-                case PACED -> spec.paceNanos();
-            };
-            recorder = new RunRecorder(runDir, start, spec.objectiveNanos(), interval, source::stepName,
+            recorder = new RunRecorder(runDir, start, spec.objectiveNanos(), expectedIntervalNanos(), source::stepName,
                     spec.model() == TesterSpec.Model.CLOSED);
             recorder.live(live);
             cpuStartNanos = processCpuNanos();
             started(new Phase(scheduler, transport, source, spec, recorder, start, spec.durationNanos(),
                     Long.MAX_VALUE, schedule(spec.seed(), spec.durationNanos()), done -> guard(() -> finish(done)),
                     this::fail));
+        }
+
+        /** The interval of the estimated view: none (open), the expected interval (closed) or the pace. */
+        long expectedIntervalNanos() {
+            return switch (spec.model()) {
+                case OPEN -> 0;
+                case CLOSED -> spec.expectedIntervalNanos();
+                case PACED -> spec.paceNanos();
+            };
         }
 
         void started(Phase phase) {

@@ -5,6 +5,7 @@ import org.HdrHistogram.HistogramLogWriter;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,10 +47,14 @@ final class IntervalLog implements AutoCloseable {
     private boolean manySteps;
 
     IntervalLog(Path file, long startNanos, IntFunction<String> stepNames) throws IOException {
+        this(Files.newOutputStream(file), startNanos, stepNames);
+    }
+
+    /** A log written to {@code out} (closed with the log). */
+    IntervalLog(OutputStream out, long startNanos, IntFunction<String> stepNames) {
         this.startNanos = startNanos;
         this.stepNames = stepNames;
-        this.stream = new PrintStream(new BufferedOutputStream(Files.newOutputStream(file)), false,
-                StandardCharsets.UTF_8);
+        this.stream = new PrintStream(new BufferedOutputStream(out), false, StandardCharsets.UTF_8);
         this.hlog = new HistogramLogWriter(stream);
         hlog.outputComment("loadsmith interval log: one interval per second of intended send time, "
                 + "timestamps in seconds from the run's start; values in microseconds (max column in ms)");

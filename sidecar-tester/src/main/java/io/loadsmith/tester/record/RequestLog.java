@@ -46,7 +46,13 @@ public final class RequestLog {
 
     /** Creates (or truncates) a log at file; {@code runStartNanos} goes into the header. */
     public static Writer create(Path file, long runStartNanos) throws IOException {
-        return new Writer(file, runStartNanos);
+        return new Writer(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING), runStartNanos);
+    }
+
+    /** A writer that keeps nothing: records are encoded as for a file, then dropped (a warm-up's). */
+    public static Writer discarding(long runStartNanos) {
+        return new Writer(null, runStartNanos);
     }
 
     /** Opens a log for reading; close the reader when done. */
@@ -60,9 +66,8 @@ public final class RequestLog {
         private final ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024).order(ByteOrder.BIG_ENDIAN);
         private long count;
 
-        private Writer(Path file, long runStartNanos) throws IOException {
-            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING);
+        private Writer(FileChannel channel, long runStartNanos) {
+            this.channel = channel;
             buffer.put(MAGIC).putInt(VERSION).putInt(RECORD_BYTES).putLong(runStartNanos).putLong(0);
         }
 
@@ -87,6 +92,10 @@ public final class RequestLog {
         }
 
         private void flushBuffer() {
+            if (channel == null) {
+                buffer.clear();
+                return;
+            }
             buffer.flip();
             try {
                 while (buffer.hasRemaining()) {
@@ -103,7 +112,9 @@ public final class RequestLog {
             try {
                 flushBuffer();
             } finally {
-                channel.close();
+                if (channel != null) {
+                    channel.close();
+                }
             }
         }
     }

@@ -4,6 +4,7 @@ import io.loadsmith.tester.transport.Outcome;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -62,13 +63,35 @@ public final class RunRecorder implements AutoCloseable {
      */
     public RunRecorder(Path runDir, long startNanos, long objectiveNanos, long expectedIntervalNanos,
                        IntFunction<String> stepNames, boolean closedLoop) throws IOException {
+        this(created(runDir, startNanos), new IntervalLog(runDir.resolve(HLOG_FILE_NAME), startNanos, stepNames),
+                startNanos, objectiveNanos, expectedIntervalNanos, closedLoop);
+    }
+
+    private RunRecorder(RequestLog.Writer log, IntervalLog intervals, long startNanos, long objectiveNanos,
+                        long expectedIntervalNanos, boolean closedLoop) {
         this.closedLoop = closedLoop;
-        Files.createDirectories(runDir);
         this.startNanos = startNanos;
         this.objectiveNanos = objectiveNanos;
         this.expectedIntervalMicros = expectedIntervalNanos > 0 ? Histograms.micros(expectedIntervalNanos) : 0;
-        this.log = RequestLog.create(runDir.resolve(RequestLog.FILE_NAME), startNanos);
-        this.intervals = new IntervalLog(runDir.resolve(HLOG_FILE_NAME), startNanos, stepNames);
+        this.log = log;
+        this.intervals = intervals;
+    }
+
+    private static RequestLog.Writer created(Path runDir, long startNanos) throws IOException {
+        Files.createDirectories(runDir);
+        return RequestLog.create(runDir.resolve(RequestLog.FILE_NAME), startNanos);
+    }
+
+    /**
+     * A recorder that does all the work of one but writes nothing (its request log and interval log go
+     * nowhere): a warm-up records into one and throws it away, so the recording path is compiled and warm
+     * when the counted run starts. Arguments as for the constructor.
+     */
+    public static RunRecorder discarding(long startNanos, long objectiveNanos, long expectedIntervalNanos,
+                                         IntFunction<String> stepNames, boolean closedLoop) {
+        return new RunRecorder(RequestLog.discarding(startNanos),
+                new IntervalLog(OutputStream.nullOutputStream(), startNanos, stepNames), startNanos, objectiveNanos,
+                expectedIntervalNanos, closedLoop);
     }
 
     /** Also feeds live (read by another thread, e.g. a progress line); null: none. */

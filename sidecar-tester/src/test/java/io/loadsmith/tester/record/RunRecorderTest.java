@@ -25,6 +25,24 @@ class RunRecorderTest {
     Path dir;
 
     @Test
+    void a_discarding_recorder_counts_and_summarises_like_any_other_but_writes_no_file() throws IOException {
+        try (RunRecorder recorder = RunRecorder.discarding(0, 50 * MS, 0, step -> "s", false)) {
+            for (int i = 0; i < 5_000; i++) { // more than one buffer of the request log
+                long intended = i * MS;
+                recorder.expect(intended);
+                recorder.completed(intended, intended, intended, intended + 2 * MS, -1, 0, 200, Outcome.OK);
+                recorder.advance(intended + 2 * MS);
+            }
+            recorder.finish(5 * S);
+            assertThat(recorder.total().completed()).isEqualTo(5_000);
+            assertThat(recorder.timeline()).hasSize(5);
+        }
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
     void interval_log_is_read_back_by_hdr_histograms_own_reader_per_second_and_tag() throws IOException {
         long start = 5 * S;
         try (RunRecorder recorder = new RunRecorder(dir, start, 50 * MS, 0, step -> "s" + step, false)) {
