@@ -13,6 +13,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /**
  * The engine's entry point: runs one tester ({@link TesterSpec}) on a {@link Scheduler} against a
@@ -54,7 +55,20 @@ public final class LoadTest {
      */
     public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
                                 Path runDir, RunListener listener, RunControl control) throws IOException {
-        Run run = new Run(spec, scheduler, transport, source, runDir, listener, control.live());
+        return run(spec, scheduler, transport, source, runDir, listener, control, Runnable::run);
+    }
+
+    /**
+     * {@link #run(TesterSpec, Scheduler, Transport, RequestSource, Path, RunListener, RunControl)} with the run's
+     * files written by {@code writer} (tasks run one at a time, in order, e.g. on one daemon thread), off the
+     * scheduler's thread: see {@link RunRecorder}'s constructor. The run ends once the writer has written
+     * everything. {@code Runnable::run} writes on the scheduler's thread (a virtual clock's runs stay
+     * deterministic).
+     */
+    public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
+                                Path runDir, RunListener listener, RunControl control, Executor writer)
+            throws IOException {
+        Run run = new Run(spec, scheduler, transport, source, runDir, listener, control.live(), writer);
         run.future.whenComplete((result, failure) -> control.markFinished());
         control.attach(scheduler, run::userStop);
         scheduler.at(scheduler.nanoTime(), run::begin);
@@ -91,6 +105,7 @@ public final class LoadTest {
         final Path runDir;
         final RunListener listener;
         final LiveStats live;
+        final Executor writer;
         final CompletableFuture<RunResult> future = new CompletableFuture<>();
         RunRecorder recorder;
         long cpuStartNanos;
@@ -98,8 +113,9 @@ public final class LoadTest {
         boolean stopRequested;
 
         Run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source, Path runDir,
-            RunListener listener, LiveStats live) {
+            RunListener listener, LiveStats live, Executor writer) {
             this.live = live;
+            this.writer = writer;
             this.spec = spec;
             this.scheduler = scheduler;
             this.transport = transport;
@@ -134,7 +150,7 @@ public final class LoadTest {
             long start = scheduler.nanoTime() + spec.startDelayNanos();
             listener.countedStart(start);
             recorder = new RunRecorder(runDir, start, spec.objectiveNanos(), expectedIntervalNanos(), source::stepName,
-                    spec.model() == TesterSpec.Model.CLOSED);
+                    spec.model() == TesterSpec.Model.CLOSED, writer);
             recorder.live(live);
             cpuStartNanos = processCpuNanos();
             started(new Phase(scheduler, transport, source, spec, recorder, start, spec.durationNanos(),

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
 import java.util.function.IntFunction;
 
 /**
@@ -24,7 +25,8 @@ import java.util.function.IntFunction;
  * the end. Every tester creates its requests at or after their intended time (or, paced, while the
  * previous request of the connection is in flight), so a request normally lands in a second of the
  * timeline still open; one that comes more than a second later is counted in the earliest open second
- * and in {@link #lateToInterval()}. Totals are never affected. Single-threaded.
+ * and in {@link #lateToInterval()}. Totals are never affected. Used by one thread (its files may be written by
+ * another, see the constructor).
  */
 public final class RunRecorder implements AutoCloseable {
 
@@ -63,7 +65,20 @@ public final class RunRecorder implements AutoCloseable {
      */
     public RunRecorder(Path runDir, long startNanos, long objectiveNanos, long expectedIntervalNanos,
                        IntFunction<String> stepNames, boolean closedLoop) throws IOException {
-        this(created(runDir, startNanos), new IntervalLog(runDir.resolve(HLOG_FILE_NAME), startNanos, stepNames),
+        this(runDir, startNanos, objectiveNanos, expectedIntervalNanos, stepNames, closedLoop, Runnable::run);
+    }
+
+    /**
+     * A recorder whose files are written by {@code writer}: the interval log's finished seconds and the
+     * request log's full buffers are handed to it, so the recording thread only fills them. The writer must
+     * run its tasks one at a time, in order (one thread; {@code Runnable::run} writes on the recording thread
+     * itself, as the other constructor does). {@link #close()} and {@link #finish} wait until it has written
+     * everything; the files are the same either way.
+     */
+    public RunRecorder(Path runDir, long startNanos, long objectiveNanos, long expectedIntervalNanos,
+                       IntFunction<String> stepNames, boolean closedLoop, Executor writer) throws IOException {
+        this(created(runDir, startNanos, writer),
+                new IntervalLog(runDir.resolve(HLOG_FILE_NAME), startNanos, stepNames, writer),
                 startNanos, objectiveNanos, expectedIntervalNanos, closedLoop);
     }
 
@@ -77,9 +92,9 @@ public final class RunRecorder implements AutoCloseable {
         this.intervals = intervals;
     }
 
-    private static RequestLog.Writer created(Path runDir, long startNanos) throws IOException {
+    private static RequestLog.Writer created(Path runDir, long startNanos, Executor writer) throws IOException {
         Files.createDirectories(runDir);
-        return RequestLog.create(runDir.resolve(RequestLog.FILE_NAME), startNanos);
+        return RequestLog.create(runDir.resolve(RequestLog.FILE_NAME), startNanos, writer);
     }
 
     /**
@@ -90,7 +105,8 @@ public final class RunRecorder implements AutoCloseable {
     public static RunRecorder discarding(long startNanos, long objectiveNanos, long expectedIntervalNanos,
                                          IntFunction<String> stepNames, boolean closedLoop) {
         return new RunRecorder(RequestLog.discarding(startNanos),
-                new IntervalLog(OutputStream.nullOutputStream(), startNanos, stepNames), startNanos, objectiveNanos,
+                new IntervalLog(OutputStream.nullOutputStream(), startNanos, stepNames, Runnable::run), startNanos,
+                objectiveNanos,
                 expectedIntervalNanos, closedLoop);
     }
 
@@ -215,12 +231,13 @@ public final class RunRecorder implements AutoCloseable {
         return stats;
     }
 
+    /** Closes the files, once the writer has written everything handed to it. */
     @Override
     public void close() throws IOException {
-        try {
-            log.close();
-        } finally {
-            intervals.close();
+        intervals.close();
+        log.close(); // waits for the writer: its tasks run in order, the interval log's close among them
+        if (intervals.writeFailure() != null) {
+            throw new IOException("cannot write the interval log", intervals.writeFailure());
         }
     }
 

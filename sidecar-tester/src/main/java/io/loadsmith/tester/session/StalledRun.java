@@ -17,6 +17,7 @@ import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.transport.ConnectionStats;
@@ -29,6 +30,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * One tester run, with or without stalls: probes the agent's clock, runs the warm-up, arms the agent at
@@ -117,13 +121,33 @@ public final class StalledRun {
      */
     public static Outcome run(TesterSpec tester, Scheduler scheduler, Transport transport, RequestSource source,
                               Path runDir, AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
+        ExecutorService writer = scheduler instanceof VirtualScheduler ? null : Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "loadsmith-writer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            return run(tester, scheduler, transport, source, runDir, stalls, bins, control,
+                    writer == null ? Runnable::run : writer);
+        } finally {
+            if (writer != null) {
+                writer.shutdown();
+            }
+        }
+    }
+
+    /** The run, its files written by {@code writer} (one daemon thread in a real run, off the loop). */
+    private static Outcome run(TesterSpec tester, Scheduler scheduler, Transport transport, RequestSource source,
+                               Path runDir, AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer)
+            throws IOException {
         if (stalls == null) {
-            RunResult result = LoadTest.run(tester.stall(false), scheduler, transport, source, runDir, RunListener.NONE, control);
+            RunResult result = LoadTest.run(tester.stall(false), scheduler, transport, source, runDir, RunListener.NONE,
+                    control, writer);
             return new Outcome(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
         }
         ClockOffset offset = ClockProbe.measure(scheduler, stalls.admin()::serverNanos, ClockProbe.DEFAULT_PROBES);
         Arming arming = new Arming(stalls, tester.durationNanos());
-        RunResult result = LoadTest.run(tester.stall(true), scheduler, transport, source, runDir, arming, control);
+        RunResult result = LoadTest.run(tester.stall(true), scheduler, transport, source, runDir, arming, control, writer);
         if (arming.failure != null) {
             throw arming.failure;
         }

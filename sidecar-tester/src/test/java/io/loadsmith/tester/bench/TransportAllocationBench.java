@@ -2,6 +2,7 @@ package io.loadsmith.tester.bench;
 
 import io.loadsmith.tester.engine.LoadTest;
 import io.loadsmith.tester.engine.RequestSource;
+import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
@@ -17,6 +18,8 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -26,7 +29,8 @@ import java.util.stream.Stream;
  * run of a warm-up then a counted run, measured over a window of the counted run that starts 2 s in (the
  * recorder's first second is behind it) and holds 100,000 requests or more; the bytes of the loop's thread
  * ({@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes} of its id, read on the loop) and of the
- * whole process (the sum over every live thread) over the requests the transport sent in the window.
+ * whole process (the sum over every live thread) over the requests the transport sent in the window. The
+ * run's files are written by a writer thread, as in a real run.
  * Allocation does not depend on the box's load, so these figures can be compared across boxes.
  *
  * <pre>
@@ -105,8 +109,14 @@ public final class TransportAllocationBench {
                     });
                 }
             };
-            RunResult result = LoadTest.run(spec, loop, http.transport(), source,
-                    dir.resolve(name.replaceAll("[^a-z0-9]", "")), listener);
+            ExecutorService writer = Executors.newSingleThreadExecutor(); // the files, off the loop, as in a real run
+            RunResult result;
+            try {
+                result = LoadTest.run(spec, loop, http.transport(), source, dir.resolve(name.replaceAll("[^a-z0-9]", "")),
+                        listener, new RunControl(), writer);
+            } finally {
+                writer.shutdown();
+            }
             long requests = sent[1] - sent[0];
             if (requests <= 0 || result.counts().errors() > 0) {
                 throw new IllegalStateException(name + ": " + requests + " requests in the window, "
