@@ -29,8 +29,9 @@ import java.util.concurrent.Executor;
  *
  * With a {@link VirtualScheduler} the call drives the virtual clock itself until the run ends; with a real
  * scheduler it blocks the caller (not the scheduler) until the run ends. Phases: an optional warm-up (not
- * counted, not logged: recorded into a recorder that writes nothing and is thrown away), then the counted run, which starts {@link TesterSpec#startDelayNanos()} after the
- * warm-up has drained and ends when every request has ended, been cancelled after the grace, or dropped.
+ * counted, not logged: recorded into a recorder that writes nothing and is thrown away), then the counted
+ * run, which starts {@link TesterSpec#startDelayNanos()} after the warm-up has drained and ends when every
+ * request has ended, been cancelled after the grace, or dropped.
  */
 public final class LoadTest {
 
