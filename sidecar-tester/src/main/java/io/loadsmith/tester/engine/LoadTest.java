@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /**
  * The engine's entry point: runs one tester ({@link TesterSpec}) on a {@link Scheduler} against a
@@ -59,7 +60,20 @@ public final class LoadTest {
      */
     public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
                                 Path runDir, RunListener listener, RunControl control) throws IOException {
-        return run(spec, List.of(new Lane(scheduler, transport)), source, runDir, listener, control);
+        return run(spec, List.of(new Lane(scheduler, transport)), source, runDir, listener, control, Runnable::run);
+    }
+
+    /**
+     * {@link #run(TesterSpec, Scheduler, Transport, RequestSource, Path, RunListener, RunControl)} with the run's
+     * files written by {@code writer} (tasks run one at a time, in order, e.g. on one daemon thread), off the
+     * scheduler's thread: see {@link RunRecorder}'s constructor. The run ends once the writer has written
+     * everything. {@code Runnable::run} writes on the scheduler's thread (a virtual clock's runs stay
+     * deterministic).
+     */
+    public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
+                                Path runDir, RunListener listener, RunControl control, Executor writer)
+            throws IOException {
+        return run(spec, List.of(new Lane(scheduler, transport)), source, runDir, listener, control, writer);
     }
 
     /**
@@ -85,6 +99,16 @@ public final class LoadTest {
      */
     public static RunResult run(TesterSpec spec, List<Lane> lanes, RequestSource source, Path runDir,
                                 RunListener listener, RunControl control) throws IOException {
+        return run(spec, lanes, source, runDir, listener, control, Runnable::run);
+    }
+
+    /**
+     * {@link #run(TesterSpec, List, RequestSource, Path, RunListener, RunControl)} with every lane's files
+     * written by {@code writer}, as {@link #run(TesterSpec, Scheduler, Transport, RequestSource, Path,
+     * RunListener, RunControl, Executor)} says; the lanes' recorders share it.
+     */
+    public static RunResult run(TesterSpec spec, List<Lane> lanes, RequestSource source, Path runDir,
+                                RunListener listener, RunControl control, Executor writer) throws IOException {
         if (lanes.isEmpty()) {
             throw new IllegalArgumentException("a run needs at least one lane");
         }
@@ -95,7 +119,7 @@ public final class LoadTest {
                 throw new IllegalArgumentException("a virtual scheduler drives a run alone: every lane must be on it");
             }
         }
-        Run run = new Run(spec, lanes, source, runDir, listener, control.live());
+        Run run = new Run(spec, lanes, source, runDir, listener, control.live(), writer);
         run.future.whenComplete((result, failure) -> control.markFinished());
         control.attach(first, run::userStop);
         for (Run.LaneRun lane : run.lanes) {
@@ -139,6 +163,7 @@ public final class LoadTest {
         final Path runDir;
         final RunListener listener;
         final LiveStats live;
+        final Executor writer;
         final List<LaneRun> lanes = new ArrayList<>();
         final CompletableFuture<RunResult> future = new CompletableFuture<>();
         volatile boolean stopRequested;
@@ -148,8 +173,9 @@ public final class LoadTest {
         long cpuStartNanos;
 
         Run(TesterSpec spec, List<Lane> lanes, RequestSource source, Path runDir, RunListener listener,
-            LiveStats live) {
+            LiveStats live, Executor writer) {
             this.live = live;
+            this.writer = writer;
             this.spec = spec;
             this.source = source;
             this.runDir = runDir;
@@ -263,6 +289,15 @@ public final class LoadTest {
             return oneLane() ? whole : whole.share(lane, lanes.size(), ArrivalStreams.of(spec.seed(), LANE_MARKS));
         }
 
+        /** The interval of the estimated view: none (open), the expected interval (closed) or the pace. */
+        long expectedIntervalNanos() {
+            return switch (spec.model()) {
+                case OPEN -> 0;
+                case CLOSED -> spec.expectedIntervalNanos();
+                case PACED -> spec.paceNanos();
+            };
+        }
+
         /** Lane i's share of n journeys: n / lanes, one more for the first n mod lanes lanes. */
         long share(long journeys, int lane) {
             if (journeys == Long.MAX_VALUE || oneLane()) {
@@ -308,8 +343,14 @@ public final class LoadTest {
                         long limit = share(spec.warmupRequests() > 0 ? spec.warmupRequests() : Long.MAX_VALUE, index);
                         // the warm-up draws its arrivals from its own stream: the counted schedule stays the same
                         ArrivalSchedule schedule = schedule(spec.seed() ^ 0x5761726d55705f31L, duration, index);
-                        started(new Phase(scheduler, transport, source, spec, null, start, duration, limit, schedule,
-                                index, lanes.size(), done -> guard(() -> warmedUp(this)), this::fail));
+                        // recorded like the counted run, then thrown away: the recording path is warm at its start
+                        RunRecorder warmupRecorder = RunRecorder.discarding(start, spec.objectiveNanos(),
+                                expectedIntervalNanos(), source::stepName, spec.model() == TesterSpec.Model.CLOSED);
+                        started(new Phase(scheduler, transport, source, spec, warmupRecorder, start, duration, limit,
+                                schedule, index, lanes.size(), done -> guard(() -> {
+                                    warmupRecorder.close();
+                                    warmedUp(this);
+                                }), this::fail));
                     } else {
                         warmedUp(this);
                     }
@@ -320,13 +361,8 @@ public final class LoadTest {
                 if (future.isDone()) {
                     return;
                 }
-                long interval = switch (spec.model()) {
-                    case OPEN -> 0;
-                    case CLOSED -> spec.expectedIntervalNanos();
-                    case PACED -> spec.paceNanos();
-                };
-                recorder = new RunRecorder(dir, start, spec.objectiveNanos(), interval, source::stepName,
-                        spec.model() == TesterSpec.Model.CLOSED);
+                recorder = new RunRecorder(dir, start, spec.objectiveNanos(), expectedIntervalNanos(), source::stepName,
+                        spec.model() == TesterSpec.Model.CLOSED, writer);
                 recorder.live(live);
                 started(new Phase(scheduler, transport, source, spec, recorder, start, spec.durationNanos(),
                         Long.MAX_VALUE, schedule(spec.seed(), spec.durationNanos(), index), index, lanes.size(),

@@ -21,7 +21,7 @@ final class Phase {
     private final Transport transport;
     private final RequestSource source;
     private final TesterSpec spec;
-    private final RunRecorder recorder;       // null in the warm-up
+    private final RunRecorder recorder;       // the warm-up's writes nothing (null: not recorded)
     private final LoadModel model;
     private final long startNanos;
     private long endNanos;                    // no new journeys from here on (moved earlier by a user stop)

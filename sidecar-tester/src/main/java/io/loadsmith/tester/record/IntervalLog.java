@@ -5,15 +5,17 @@ import org.HdrHistogram.HistogramLogWriter;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
 import java.util.function.IntFunction;
 
 /**
@@ -24,11 +26,13 @@ import java.util.function.IntFunction;
  *
  * <p>A second is written once it ended at least one second ago and nothing intended in it is in flight. A
  * request that comes after its second was written (a scheduler more than a second behind) is counted in
- * the earliest open second and in {@link #lateToInterval()}. Single-threaded.
+ * the earliest open second and in {@link #lateToInterval()}. Used by one thread; a second's histograms are
+ * encoded and written by the writer it is given, then come back reset for later seconds.
  */
 final class IntervalLog implements AutoCloseable {
 
     private static final long SECOND = 1_000_000_000L;
+    private static final int POOLED = 64;
 
     private final long startNanos;
     private final IntFunction<String> stepNames;
@@ -36,8 +40,11 @@ final class IntervalLog implements AutoCloseable {
     private final HistogramLogWriter hlog;
     /** The seconds not yet written, from nextFlushSecond on (null: nothing in it yet). */
     private final List<Second> open = new ArrayList<>();
-    private final ArrayDeque<Histogram> pool = new ArrayDeque<>();
-    private final ArrayDeque<StepStats> stepPool = new ArrayDeque<>();
+    private final Executor writer;
+    /** Histograms back from the writer, reset, for the next seconds (the writer gives, the recorder takes). */
+    private final ArrayBlockingQueue<Histogram> pool = new ArrayBlockingQueue<>(POOLED);
+    private final ArrayBlockingQueue<StepStats> stepPool = new ArrayBlockingQueue<>(POOLED);
+    private volatile RuntimeException writeFailure;
     private final List<SecondSummary> timeline = new ArrayList<>();
     private long nextFlushSecond;
     private long lastSecondSeen = -1;
@@ -45,16 +52,24 @@ final class IntervalLog implements AutoCloseable {
     private int firstStep = Integer.MIN_VALUE;
     private boolean manySteps;
 
-    IntervalLog(Path file, long startNanos, IntFunction<String> stepNames) throws IOException {
+    IntervalLog(Path file, long startNanos, IntFunction<String> stepNames, Executor writer) throws IOException {
+        this(Files.newOutputStream(file), startNanos, stepNames, writer);
+    }
+
+    /**
+     * A log written to {@code out} (closed with the log) by {@code writer}: tasks that run one at a time, in
+     * order; {@code stepNames} is called there.
+     */
+    IntervalLog(OutputStream out, long startNanos, IntFunction<String> stepNames, Executor writer) {
+        this.writer = writer;
         this.startNanos = startNanos;
         this.stepNames = stepNames;
-        this.stream = new PrintStream(new BufferedOutputStream(Files.newOutputStream(file)), false,
-                StandardCharsets.UTF_8);
-        this.hlog = writer(stream);
+        this.stream = new PrintStream(new BufferedOutputStream(out), false, StandardCharsets.UTF_8);
+        this.hlog = logWriter(stream);
     }
 
     /** A writer of the interval log's format on stream, its header written. */
-    static HistogramLogWriter writer(PrintStream stream) {
+    static HistogramLogWriter logWriter(PrintStream stream) {
         HistogramLogWriter hlog = new HistogramLogWriter(stream);
         hlog.outputComment("loadsmith interval log: one interval per second of intended send time, "
                 + "timestamps in seconds from the run's start; values in microseconds (max column in ms)");
@@ -128,25 +143,43 @@ final class IntervalLog implements AutoCloseable {
         }
     }
 
+    /** Sums the next second up for the timeline and hands its histograms to the writer. */
     private void flush() {
+        if (writeFailure != null) {
+            throw writeFailure;
+        }
         long s = nextFlushSecond;
         Second second = open.isEmpty() ? null : open.remove(0);
         if (second == null) {
             second = new Second();
         }
-        write(second.service, "service", s);
-        write(second.corrected, "corrected", s);
-        if (manySteps) {
-            for (Map.Entry<Integer, StepStats> entry : second.steps.entrySet()) {
-                String name = stepNames.apply(entry.getKey());
-                write(entry.getValue().service, "service." + name, s);
-                write(entry.getValue().corrected, "corrected." + name, s);
-            }
-        }
         timeline.add(new SecondSummary(s, second.count, second.errors,
                 ms(second.service, 50), ms(second.service, 99), ms(second.corrected, 50), ms(second.corrected, 99)));
-        second.release();
+        Second written = second;
+        boolean steps = manySteps;
+        writer.execute(() -> write(written, s, steps));
         nextFlushSecond = s + 1;
+    }
+
+    /** On the writer: second s's histograms to the log, then back to the pools. */
+    private void write(Second second, long s, boolean steps) {
+        try {
+            write(second.service, "service", s);
+            write(second.corrected, "corrected", s);
+            if (steps) {
+                for (Map.Entry<Integer, StepStats> entry : second.steps.entrySet()) {
+                    String name = stepNames.apply(entry.getKey());
+                    write(entry.getValue().service, "service." + name, s);
+                    write(entry.getValue().corrected, "corrected." + name, s);
+                }
+            }
+        } catch (RuntimeException e) {
+            if (writeFailure == null) {
+                writeFailure = e;
+            }
+        } finally {
+            second.release();
+        }
     }
 
     private void write(Histogram histogram, String tag, long s) {
@@ -190,9 +223,15 @@ final class IntervalLog implements AutoCloseable {
         return timeline;
     }
 
+    /** Hands the closing of the file to the writer (the recorder waits for the writer). */
     @Override
     public void close() {
-        stream.close();
+        writer.execute(stream::close);
+    }
+
+    /** What the writer failed with, or null. */
+    RuntimeException writeFailure() {
+        return writeFailure;
     }
 
     private Histogram borrow() {
@@ -223,11 +262,11 @@ final class IntervalLog implements AutoCloseable {
         void release() {
             service.reset();
             corrected.reset();
-            pool.add(service);
-            pool.add(corrected);
+            pool.offer(service);
+            pool.offer(corrected);
             for (StepStats stats : steps.values()) {
                 stats.reset();
-                stepPool.add(stats);
+                stepPool.offer(stats);
             }
         }
     }

@@ -149,7 +149,7 @@ public final class LaneMerge {
         List<SecondSummary> timeline = new ArrayList<>();
         try (PrintStream stream = new PrintStream(new BufferedOutputStream(Files.newOutputStream(target)), false,
                 StandardCharsets.UTF_8)) {
-            HistogramLogWriter hlog = IntervalLog.writer(stream);
+            HistogramLogWriter hlog = IntervalLog.logWriter(stream);
             long seconds = 0;
             for (RunRecorder lane : lanes) {
                 seconds = Math.max(seconds, lane.timeline().size());

@@ -5,6 +5,7 @@ import io.loadsmith.tester.transport.Outcome;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -13,6 +14,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 
 /**
  * The per-request log of a run ({@code requests.bin}): every request as one fixed-size binary record,
@@ -44,9 +48,23 @@ public final class RequestLog {
     private RequestLog() {
     }
 
-    /** Creates (or truncates) a log at file; {@code runStartNanos} goes into the header. */
+    /** Creates (or truncates) a log at file; {@code runStartNanos} goes into the header. Written by the caller. */
     public static Writer create(Path file, long runStartNanos) throws IOException {
-        return new Writer(file, runStartNanos);
+        return create(file, runStartNanos, Runnable::run);
+    }
+
+    /**
+     * Creates (or truncates) a log at file, whose full buffers are written to it by {@code writer} (tasks
+     * that must run one at a time, in order: one thread, or the caller's own with {@code Runnable::run}).
+     */
+    public static Writer create(Path file, long runStartNanos, Executor writer) throws IOException {
+        return new Writer(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING), runStartNanos, writer);
+    }
+
+    /** A writer that keeps nothing: records are encoded as for a file, then dropped (a warm-up's). */
+    public static Writer discarding(long runStartNanos) {
+        return new Writer(null, runStartNanos, Runnable::run);
     }
 
     /** Opens a log for reading; close the reader when done. */
@@ -54,16 +72,28 @@ public final class RequestLog {
         return new Reader(file);
     }
 
-    /** Appends records; single-threaded. */
+    /**
+     * Appends records; single-threaded. A full buffer is handed to the writer, and a recycled one (or, while
+     * the writer is behind, a new one) takes its place; {@link #close()} waits until the writer is done.
+     */
     public static final class Writer implements Closeable {
+        private static final int BUFFER_BYTES = 64 * 1024;
         private final FileChannel channel;
-        private final ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024).order(ByteOrder.BIG_ENDIAN);
+        private final Executor writer;
+        private final ArrayBlockingQueue<ByteBuffer> spares = new ArrayBlockingQueue<>(4);
+        private ByteBuffer buffer = newBuffer();
+        private volatile IOException failure;
         private long count;
+        private boolean closed;
 
-        private Writer(Path file, long runStartNanos) throws IOException {
-            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING);
+        private Writer(FileChannel channel, long runStartNanos, Executor writer) {
+            this.channel = channel;
+            this.writer = writer;
             buffer.put(MAGIC).putInt(VERSION).putInt(RECORD_BYTES).putLong(runStartNanos).putLong(0);
+        }
+
+        private static ByteBuffer newBuffer() {
+            return ByteBuffer.allocateDirect(BUFFER_BYTES).order(ByteOrder.BIG_ENDIAN);
         }
 
         /** Appends one record (no allocation). */
@@ -87,23 +117,63 @@ public final class RequestLog {
         }
 
         private void flushBuffer() {
-            buffer.flip();
-            try {
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write the request log", e);
+            if (failure != null) {
+                throw new UncheckedIOException("cannot write the request log", failure);
             }
-            buffer.clear();
+            if (channel == null) {
+                buffer.clear();
+                return;
+            }
+            ByteBuffer full = buffer;
+            ByteBuffer spare = spares.poll();
+            buffer = spare != null ? spare : newBuffer();
+            full.flip();
+            writer.execute(() -> write(full));
         }
 
+        /** On the writer: a full buffer to the file, then back to the spares. */
+        private void write(ByteBuffer full) {
+            try {
+                while (failure == null && full.hasRemaining()) {
+                    channel.write(full);
+                }
+            } catch (IOException e) {
+                failure = e;
+            }
+            full.clear();
+            spares.offer(full);
+        }
+
+        /** Writes what is left, closes the file and returns once the writer has done all of it. */
         @Override
         public void close() throws IOException {
+            if (closed || channel == null) {
+                return;
+            }
+            closed = true;
+            ByteBuffer last = buffer;
+            last.flip();
+            CountDownLatch done = new CountDownLatch(1);
+            writer.execute(() -> {
+                write(last);
+                try {
+                    channel.close();
+                } catch (IOException e) {
+                    if (failure == null) {
+                        failure = e;
+                    }
+                } finally {
+                    done.countDown();
+                }
+            });
             try {
-                flushBuffer();
-            } finally {
-                channel.close();
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while the request log was written");
+            }
+            if (failure != null) {
+                throw failure;
             }
         }
     }

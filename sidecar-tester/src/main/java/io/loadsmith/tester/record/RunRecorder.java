@@ -4,11 +4,13 @@ import io.loadsmith.tester.transport.Outcome;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
 import java.util.function.IntFunction;
 
 /**
@@ -23,7 +25,8 @@ import java.util.function.IntFunction;
  * the end. Every tester creates its requests at or after their intended time (or, paced, while the
  * previous request of the connection is in flight), so a request normally lands in a second of the
  * timeline still open; one that comes more than a second later is counted in the earliest open second
- * and in {@link #lateToInterval()}. Totals are never affected. Single-threaded.
+ * and in {@link #lateToInterval()}. Totals are never affected. Used by one thread (its files may be written by
+ * another, see the constructor).
  */
 public final class RunRecorder implements AutoCloseable, Recording {
 
@@ -62,13 +65,49 @@ public final class RunRecorder implements AutoCloseable, Recording {
      */
     public RunRecorder(Path runDir, long startNanos, long objectiveNanos, long expectedIntervalNanos,
                        IntFunction<String> stepNames, boolean closedLoop) throws IOException {
+        this(runDir, startNanos, objectiveNanos, expectedIntervalNanos, stepNames, closedLoop, Runnable::run);
+    }
+
+    /**
+     * A recorder whose files are written by {@code writer}: the interval log's finished seconds and the
+     * request log's full buffers are handed to it, so the recording thread only fills them. The writer must
+     * run its tasks one at a time, in order (one thread; {@code Runnable::run} writes on the recording thread
+     * itself, as the other constructor does). {@link #close()} and {@link #finish} wait until it has written
+     * everything; the files are the same either way.
+     */
+    public RunRecorder(Path runDir, long startNanos, long objectiveNanos, long expectedIntervalNanos,
+                       IntFunction<String> stepNames, boolean closedLoop, Executor writer) throws IOException {
+        this(created(runDir, startNanos, writer),
+                new IntervalLog(runDir.resolve(HLOG_FILE_NAME), startNanos, stepNames, writer),
+                startNanos, objectiveNanos, expectedIntervalNanos, closedLoop);
+    }
+
+    private RunRecorder(RequestLog.Writer log, IntervalLog intervals, long startNanos, long objectiveNanos,
+                        long expectedIntervalNanos, boolean closedLoop) {
         this.closedLoop = closedLoop;
-        Files.createDirectories(runDir);
         this.startNanos = startNanos;
         this.objectiveNanos = objectiveNanos;
         this.expectedIntervalMicros = expectedIntervalNanos > 0 ? Histograms.micros(expectedIntervalNanos) : 0;
-        this.log = RequestLog.create(runDir.resolve(RequestLog.FILE_NAME), startNanos);
-        this.intervals = new IntervalLog(runDir.resolve(HLOG_FILE_NAME), startNanos, stepNames);
+        this.log = log;
+        this.intervals = intervals;
+    }
+
+    private static RequestLog.Writer created(Path runDir, long startNanos, Executor writer) throws IOException {
+        Files.createDirectories(runDir);
+        return RequestLog.create(runDir.resolve(RequestLog.FILE_NAME), startNanos, writer);
+    }
+
+    /**
+     * A recorder that does all the work of one but writes nothing (its request log and interval log go
+     * nowhere): a warm-up records into one and throws it away, so the recording path is compiled and warm
+     * when the counted run starts. Arguments as for the constructor.
+     */
+    public static RunRecorder discarding(long startNanos, long objectiveNanos, long expectedIntervalNanos,
+                                         IntFunction<String> stepNames, boolean closedLoop) {
+        return new RunRecorder(RequestLog.discarding(startNanos),
+                new IntervalLog(OutputStream.nullOutputStream(), startNanos, stepNames, Runnable::run), startNanos,
+                objectiveNanos,
+                expectedIntervalNanos, closedLoop);
     }
 
     /** Also feeds live (read by another thread, e.g. a progress line); null: none. */
@@ -192,12 +231,13 @@ public final class RunRecorder implements AutoCloseable, Recording {
         return stats;
     }
 
+    /** Closes the files, once the writer has written everything handed to it. */
     @Override
     public void close() throws IOException {
-        try {
-            log.close();
-        } finally {
-            intervals.close();
+        intervals.close();
+        log.close(); // waits for the writer: its tasks run in order, the interval log's close among them
+        if (intervals.writeFailure() != null) {
+            throw new IOException("cannot write the interval log", intervals.writeFailure());
         }
     }
 

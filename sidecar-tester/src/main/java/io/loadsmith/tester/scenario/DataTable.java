@@ -94,6 +94,17 @@ public final class DataTable {
         return index.containsKey(name);
     }
 
+    /** The index of a column (0-based), or -1 when there is none of that name. */
+    public int columnIndex(String name) {
+        Integer i = index.get(name);
+        return i == null ? -1 : i;
+    }
+
+    /** Row {@code row}'s values by column index: the table's own array, not to be changed. */
+    public String[] row(int row) {
+        return rows.get(row);
+    }
+
     /** The value of a column in row {@code row} (0-based). */
     public String value(int row, String column) {
         return rows.get(row)[index.get(column)];

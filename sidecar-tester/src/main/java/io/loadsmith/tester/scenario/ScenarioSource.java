@@ -12,9 +12,11 @@ import io.loadsmith.tester.transport.ResponseCheck;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -36,6 +38,11 @@ public final class ScenarioSource implements RequestSource {
     private final String[] stepNames;
     private final ArrivalStreams journeyStream;
     private final ArrivalStreams[] feederStreams;
+    private final StepTemplate[][] templates;
+    /** By step id: the check when it uses no placeholder (empty: none), else null (bound per request). */
+    private final Optional<ResponseCheck>[] fixedChecks;
+    /** By step id, of a constant step with a fixed check: its request by connection + 1, made once. */
+    private final RequestSpec[][] constants;
 
     /**
      * @param baseUri the target's URL (paths are appended to it)
@@ -72,6 +79,27 @@ public final class ScenarioSource implements RequestSource {
             }
         }
         this.journeyStream = ArrivalStreams.of(seed, "journey");
+        this.templates = new StepTemplate[journeys.size()][];
+        @SuppressWarnings("unchecked")
+        Optional<ResponseCheck>[] checks = new Optional[steps];
+        this.fixedChecks = checks;
+        this.constants = new RequestSpec[steps][];
+        for (int i = 0; i < journeys.size(); i++) {
+            Journey journey = journeys.get(i);
+            templates[i] = new StepTemplate[journey.steps().size()];
+            for (int s = 0; s < journey.steps().size(); s++) {
+                Step step = journey.steps().get(s);
+                templates[i][s] = new StepTemplate(base, step, journey.data());
+                if (fixedCheck(step.check())) {
+                    checks[firstStepId[i] + s] = Optional.ofNullable(check(step.check(), name -> ""));
+                }
+            }
+        }
+    }
+
+    private static boolean fixedCheck(Check check) {
+        return check == null || check.json().values().stream().allMatch(Template::isConstant)
+                && (check.bodyContains() == null || check.bodyContains().isConstant());
     }
 
     /** The journey (index) of arrival k. */
@@ -91,7 +119,7 @@ public final class ScenarioSource implements RequestSource {
     /** The data row of arrival k within its journey, or -1 when the journey has no data. */
     public int rowOf(long arrival, int journey) {
         DataTable data = journeys.get(journey).data();
-        return data == null ? -1 : feederStreams[journey].random(arrival).nextInt(data.size());
+        return data == null ? -1 : feederStreams[journey].nextInt(arrival, data.size());
     }
 
     @Override
@@ -102,20 +130,35 @@ public final class ScenarioSource implements RequestSource {
             return null;
         }
         Step step = journey.steps().get(position);
-        int row = rowOf(arrival, j);
-        Function<String, String> values = row < 0 ? name -> "" : name -> journey.data().value(row, name);
-        String path = step.path().render(values);
-        URI uri = URI.create(path.startsWith("/") ? base + path : path);
-        Map<String, String> headers;
-        if (step.headers().isEmpty()) {
-            headers = Map.of();
-        } else {
-            headers = new LinkedHashMap<>();
-            step.headers().forEach((name, template) -> headers.put(name, template.render(values)));
+        StepTemplate template = templates[j][position];
+        int id = firstStepId[j] + position;
+        if (template.constant() && fixedChecks[id] != null) {
+            return constantRequest(template, id, connection);
         }
-        byte[] body = step.body() == null ? null : step.body().render(values).getBytes(StandardCharsets.UTF_8);
-        return new RequestSpec(step.method(), uri, headers, body, check(step.check(), values), connection,
-                firstStepId[j] + position);
+        int row = rowOf(arrival, j);
+        ResponseCheck check = fixedChecks[id] != null ? fixedChecks[id].orElse(null)
+                : check(step.check(), name -> journey.data().value(row, name));
+        if (template.planned(row)) {
+            return RequestSpec.templated(step.method(), template.endpoint(), template, row, check, connection, id);
+        }
+        return template.plain(row, check, connection, id);
+    }
+
+    /** The one request of a step without placeholders and with a fixed check, on connection k. */
+    private RequestSpec constantRequest(StepTemplate template, int id, int connection) {
+        RequestSpec[] byConnection = constants[id];
+        int slot = connection + 1;
+        if (byConnection == null || slot >= byConnection.length) {
+            byConnection = constants[id] = Arrays.copyOf(byConnection == null ? new RequestSpec[0] : byConnection,
+                    Math.max(slot + 1, 2 * (byConnection == null ? 1 : byConnection.length)));
+        }
+        RequestSpec spec = byConnection[slot];
+        if (spec == null) {
+            spec = byConnection[0] != null ? byConnection[0].onConnection(connection)
+                    : template.plain(-1, fixedChecks[id].orElse(null), connection, id);
+            byConnection[slot] = spec;
+        }
+        return spec;
     }
 
     @Override

@@ -62,6 +62,16 @@ public final class Template {
         return Collections.unmodifiableSet(new LinkedHashSet<>(variables));
     }
 
+    /** The texts between placeholders, one more than {@link #placeholders()} ({@code $${} already undone). */
+    public List<String> literals() {
+        return literals;
+    }
+
+    /** The name of each placeholder, in order (a name used twice is here twice). */
+    public List<String> placeholders() {
+        return variables;
+    }
+
     public boolean isConstant() {
         return variables.isEmpty();
     }

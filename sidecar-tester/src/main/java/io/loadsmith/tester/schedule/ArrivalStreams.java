@@ -20,6 +20,8 @@ import java.util.SplittableRandom;
  */
 public final class ArrivalStreams {
 
+    private static final long GOLDEN_GAMMA = 0x9e3779b97f4a7c15L;
+
     private final long streamSeed;
 
     private ArrivalStreams(long streamSeed) {
@@ -43,6 +45,32 @@ public final class ArrivalStreams {
     /** A fresh generator for arrival {@code arrival}, for several draws. */
     public SplittableRandom random(long arrival) {
         return new SplittableRandom(seedFor(arrival));
+    }
+
+    /**
+     * {@code random(arrival).nextInt(bound)} (the first draw of the arrival's generator, in [0, bound)),
+     * without making the generator: SplittableRandom's own steps (its golden gamma, {@code mix32} and the
+     * rejection loop of a bound that is not a power of two), the same on every JDK.
+     */
+    public int nextInt(long arrival, int bound) {
+        if (bound <= 0) {
+            throw new IllegalArgumentException("bound must be positive (got " + bound + ")");
+        }
+        long seed = seedFor(arrival);
+        int r = mix32(seed += GOLDEN_GAMMA);
+        int m = bound - 1;
+        if ((bound & m) == 0) {
+            return r & m;
+        }
+        for (int u = r >>> 1; u + m - (r = u % bound) < 0; u = mix32(seed += GOLDEN_GAMMA) >>> 1) {
+            // rejected: the draw fell in the last, partial, run of bound
+        }
+        return r;
+    }
+
+    private static int mix32(long z) {
+        z = (z ^ (z >>> 33)) * 0x62a9d9ed799705f5L;
+        return (int) (((z ^ (z >>> 28)) * 0xcb24d0a5c88c35b3L) >>> 32);
     }
 
     private long seedFor(long arrival) {

@@ -20,6 +20,7 @@ import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.RunResult;
@@ -34,6 +35,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * One tester run, with or without stalls: probes the agent's clock, runs the warm-up, arms the agent at
@@ -150,18 +154,39 @@ public final class StalledRun {
 
     /**
      * Runs on lanes (their schedulers read the clock the agent is probed on, through the first one's),
-     * stoppable through {@code control}.
+     * stoppable through {@code control}; the run's files are written off the loops by one daemon thread
+     * ({@code loadsmith-writer}), or inline on a virtual clock.
      */
     public static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
                               AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
+        boolean virtual = lanes.get(0).scheduler() instanceof VirtualScheduler;
+        ExecutorService writer = virtual ? null : Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "loadsmith-writer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            return run(tester, lanes, source, runDir, stalls, bins, control, writer == null ? Runnable::run : writer);
+        } finally {
+            if (writer != null) {
+                writer.shutdown();
+            }
+        }
+    }
+
+    /** The run, its files written by {@code writer}. */
+    private static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
+                               AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer)
+            throws IOException {
         if (stalls == null) {
-            RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir, RunListener.NONE, control);
+            RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir, RunListener.NONE, control,
+                    writer);
             return new Outcome(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
         }
         ClockOffset offset = ClockProbe.measure(lanes.get(0).scheduler(), stalls.admin()::serverNanos,
                 ClockProbe.DEFAULT_PROBES);
         Arming arming = new Arming(stalls, tester.durationNanos());
-        RunResult result = LoadTest.run(tester.stall(true), lanes, source, runDir, arming, control);
+        RunResult result = LoadTest.run(tester.stall(true), lanes, source, runDir, arming, control, writer);
         if (arming.failure != null) {
             throw arming.failure;
         }

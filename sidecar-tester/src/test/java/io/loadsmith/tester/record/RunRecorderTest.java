@@ -25,6 +25,58 @@ class RunRecorderTest {
     Path dir;
 
     @Test
+    void files_written_by_a_writer_thread_are_the_bytes_written_on_the_recording_thread() throws Exception {
+        Path direct = dir.resolve("direct");
+        Path threaded = dir.resolve("threaded");
+        record(new RunRecorder(direct, 0, 50 * MS, 0, step -> "s" + step, false, Runnable::run));
+        java.util.concurrent.ExecutorService writer = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            record(new RunRecorder(threaded, 0, 50 * MS, 0, step -> "s" + step, false, writer));
+        } finally {
+            writer.shutdown();
+        }
+        for (String file : List.of(RequestLog.FILE_NAME, RunRecorder.HLOG_FILE_NAME)) {
+            byte[] expected = java.nio.file.Files.readAllBytes(direct.resolve(file));
+            assertThat(java.nio.file.Files.readAllBytes(threaded.resolve(file))).as(file).isEqualTo(expected);
+        }
+        assertThat(java.nio.file.Files.size(direct.resolve(RequestLog.FILE_NAME)))
+                .isEqualTo(RequestLog.HEADER_BYTES + 20_000L * RequestLog.RECORD_BYTES);
+    }
+
+    /** 20,000 requests over 20 s (many buffers of the request log, 20 seconds of intervals), two steps. */
+    private static void record(RunRecorder recorder) throws IOException {
+        try (recorder) {
+            for (int i = 0; i < 20_000; i++) {
+                long intended = i * MS;
+                recorder.expect(intended);
+                recorder.completed(intended, intended, intended + 10_000, intended + (1 + i % 7) * MS, i % 3, i % 2, 200,
+                        i % 11 == 0 ? Outcome.HTTP_STATUS : Outcome.OK);
+                recorder.advance(intended + (1 + i % 7) * MS);
+            }
+            recorder.finish(20 * S);
+            assertThat(recorder.timeline()).hasSize(20);
+        }
+    }
+
+    @Test
+    void a_discarding_recorder_counts_and_summarises_like_any_other_but_writes_no_file() throws IOException {
+        try (RunRecorder recorder = RunRecorder.discarding(0, 50 * MS, 0, step -> "s", false)) {
+            for (int i = 0; i < 5_000; i++) { // more than one buffer of the request log
+                long intended = i * MS;
+                recorder.expect(intended);
+                recorder.completed(intended, intended, intended, intended + 2 * MS, -1, 0, 200, Outcome.OK);
+                recorder.advance(intended + 2 * MS);
+            }
+            recorder.finish(5 * S);
+            assertThat(recorder.total().completed()).isEqualTo(5_000);
+            assertThat(recorder.timeline()).hasSize(5);
+        }
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
     void interval_log_is_read_back_by_hdr_histograms_own_reader_per_second_and_tag() throws IOException {
         long start = 5 * S;
         try (RunRecorder recorder = new RunRecorder(dir, start, 50 * MS, 0, step -> "s" + step, false)) {

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ArrivalScheduleTest {
 
@@ -139,6 +140,19 @@ class ArrivalScheduleTest {
         assertThat(ArrivalStreams.of(7, "journey").uniform(5)).isEqualTo(forward5);
         assertThat(ArrivalStreams.of(7, "row").uniform(5)).isNotEqualTo(forward5);
         assertThat(ArrivalStreams.of(8, "journey").uniform(5)).isNotEqualTo(forward5);
+    }
+
+    @Test
+    void a_per_arrival_bounded_int_is_the_first_draw_of_the_arrivals_generator() {
+        ArrivalStreams rows = ArrivalStreams.of(3, "feeder:buy");
+        int[] bounds = {1, 2, 3, 7, 10, 64, 1000, 1 << 20, 1_000_003, (1 << 30) + 1, Integer.MAX_VALUE};
+        for (int bound : bounds) {
+            for (long k = 0; k < 2_000; k++) {
+                assertThat(rows.nextInt(k, bound)).as("bound %d, arrival %d", bound, k)
+                        .isEqualTo(rows.random(k).nextInt(bound));
+            }
+        }
+        assertThatThrownBy(() -> rows.nextInt(0, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -260,14 +260,15 @@ public final class JettyTransport implements Transport, TransportStats {
             return;
         }
         try {
-            Request request = client.newRequest(spec.uri())
-                    .method(spec.method())
+            RequestSpec plain = spec.rendered();
+            Request request = client.newRequest(plain.uri())
+                    .method(plain.method())
                     .timeout(options.timeoutNanos(), TimeUnit.NANOSECONDS);
-            if (!spec.headers().isEmpty()) {
-                request.headers(h -> spec.headers().forEach(h::put));
+            if (!plain.headers().isEmpty()) {
+                request.headers(h -> plain.headers().forEach(h::put));
             }
-            if (spec.body() != null) {
-                request.body(new BytesRequestContent(spec.contentType(), spec.body()));
+            if (plain.body() != null) {
+                request.body(new BytesRequestContent(plain.contentType(), plain.body()));
             }
             flight.request = request;
             inFlight.add(flight);

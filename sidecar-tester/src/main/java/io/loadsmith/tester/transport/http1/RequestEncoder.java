@@ -26,18 +26,21 @@ import java.util.Map;
  */
 public final class RequestEncoder {
 
-    private static final byte[] VERSION_LINE = ascii(" HTTP/1.1\r\n");
-    private static final byte[] HOST = ascii("Host: ");
-    private static final byte[] CONTENT_TYPE = ascii("Content-Type: ");
-    private static final byte[] CONTENT_LENGTH = ascii("Content-Length: ");
-    private static final byte[] SEPARATOR = ascii(": ");
+    static final byte[] VERSION_LINE = ascii(" HTTP/1.1\r\n");
+    static final byte[] HOST = ascii("Host: ");
+    static final byte[] CONTENT_TYPE = ascii("Content-Type: ");
+    static final byte[] CONTENT_LENGTH = ascii("Content-Length: ");
+    static final byte[] SEPARATOR = ascii(": ");
     private static final byte[] HEX = ascii("0123456789ABCDEF");
 
     private RequestEncoder() {
     }
 
-    /** Appends the request's bytes to out. */
+    /** Appends the request's bytes to out (of a templated spec, those of its {@link RequestSpec#rendered()}). */
     public static void encode(RequestSpec spec, ByteBuf out) {
+        if (spec.template() != null) {
+            spec = spec.rendered();
+        }
         URI uri = spec.uri();
         writeToken(out, spec.method(), "method");
         out.writeByte(' ');
@@ -101,7 +104,7 @@ public final class RequestEncoder {
         }
     }
 
-    private static void writeHost(ByteBuf out, URI uri) {
+    static void writeHost(ByteBuf out, URI uri) {
         String host = uri.getHost(); // an IPv6 literal comes with its brackets
         if (host == null) {          // a name java.net.URI does not take as a host (e.g. with '_'): as written
             String authority = uri.getRawAuthority();
@@ -126,7 +129,7 @@ public final class RequestEncoder {
         return "https".equalsIgnoreCase(scheme) ? 443 : -1;
     }
 
-    private static void writeToken(ByteBuf out, String token, String what) {
+    static void writeToken(ByteBuf out, String token, String what) {
         if (token.isEmpty()) {
             throw new IllegalArgumentException("empty " + what);
         }
@@ -140,7 +143,7 @@ public final class RequestEncoder {
         ByteBufUtil.writeAscii(out, token);
     }
 
-    private static void writeValue(ByteBuf out, String name, String value) {
+    static void writeValue(ByteBuf out, String name, String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c == '\r' || c == '\n' || c == 0) {
@@ -151,14 +154,14 @@ public final class RequestEncoder {
     }
 
     /** ASCII as is; any other character percent-encoded as UTF-8. */
-    private static void writeUriPart(ByteBuf out, String part) {
+    static void writeUriPart(ByteBuf out, CharSequence part) {
         for (int i = 0; i < part.length(); i++) {
             char c = part.charAt(i);
             if (c < 0x80) {
                 out.writeByte(c);
                 continue;
             }
-            int codePoint = part.codePointAt(i);
+            int codePoint = Character.codePointAt(part, i);
             if (Character.isSupplementaryCodePoint(codePoint)) {
                 i++;
             }
@@ -183,7 +186,7 @@ public final class RequestEncoder {
         out.writeByte(HEX[b & 0xF]);
     }
 
-    private static void writeDecimal(ByteBuf out, long value) {
+    static void writeDecimal(ByteBuf out, long value) {
         long divisor = 1;
         while (divisor <= value / 10) {
             divisor *= 10;
@@ -193,12 +196,12 @@ public final class RequestEncoder {
         }
     }
 
-    private static void crlf(ByteBuf out) {
+    static void crlf(ByteBuf out) {
         out.writeByte('\r');
         out.writeByte('\n');
     }
 
-    private static byte[] ascii(String s) {
+    static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
     }
 }

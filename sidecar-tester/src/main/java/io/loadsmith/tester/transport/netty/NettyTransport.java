@@ -21,6 +21,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.util.ResourceLeakDetector;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -70,10 +71,13 @@ import org.HdrHistogram.Histogram;
  *
  * <p><b>Encoding.</b> A request is encoded once into a pooled direct buffer; the transport remembers the
  * last few, and a request whose method, URI, headers and body are the same instances as a remembered one
- * (a plain GET of the target, for every arrival) is written again as a duplicate of that buffer.
+ * (a plain GET of the target, for every arrival) is written again as a duplicate of that buffer. A templated
+ * request ({@link RequestSpec#template()}) is written by its template, its row's values straight into the
+ * buffer.
  */
 public final class NettyTransport implements Transport, TransportStats {
 
+    static final String LEAK_LEVEL_PROPERTY = "io.netty.leakDetection.level";
     private static final int CACHED_REQUESTS = 4;
     private static final long MAX_SWEEP_NANOS = 100_000_000L;
     private static final Outcome[] OUTCOMES = Outcome.values();
@@ -122,11 +126,16 @@ public final class NettyTransport implements Transport, TransportStats {
      * least 1 each).
      */
     public static OpenTransport open(TransportOptions options) {
-        return options.loops() == 1 ? open(options, true) : NettyLanes.open(options, true);
+        if (options.loops() == 1) {
+            return open(options, true);
+        }
+        quietLeakDetector();
+        return NettyLanes.open(options, true);
     }
 
     /** {@link #open(TransportOptions)}; {@code nativeEpoll} false forces Java NIO (for tests of the fallback). */
     static OpenTransport open(TransportOptions options, boolean nativeEpoll) {
+        quietLeakDetector();
         LoopScheduler loop = LoopScheduler.start(nativeEpoll);
         try {
             NettyTransport transport = new NettyTransport(loop, options);
@@ -140,6 +149,18 @@ public final class NettyTransport implements Transport, TransportStats {
     /** A transport on a started loop (one lane of {@link NettyLanes}). */
     static NettyTransport on(LoopScheduler loop, TransportOptions options) {
         return new NettyTransport(loop, options);
+    }
+
+    /**
+     * Turns Netty's buffer leak detector off, unless a level was asked for ({@value #LEAK_LEVEL_PROPERTY}):
+     * at its default level it follows one buffer in 128 with a stack trace taken at each touch, the
+     * loop's largest allocation per request (a few KB every 128 buffers), for a check the transport's
+     * tests can ask for. It is Netty's one switch for the whole JVM.
+     */
+    private static void quietLeakDetector() {
+        if (System.getProperty(LEAK_LEVEL_PROPERTY) == null && System.getProperty("io.netty.leakDetectionLevel") == null) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
     }
 
     private static SslContext sslContext(TransportOptions.Tls tls) {
@@ -228,8 +249,16 @@ public final class NettyTransport implements Transport, TransportStats {
         }
     }
 
-    /** The request's bytes: a duplicate of a remembered encoding when its parts are the same instances. */
+    /**
+     * The request's bytes: a templated one written from its row; else a duplicate of a remembered encoding
+     * when its parts are the same instances.
+     */
     ByteBuf encoded(RequestSpec spec) {
+        if (spec.template() != null) {
+            ByteBuf bytes = alloc.directBuffer(256);
+            spec.template().encode(spec, bytes);
+            return bytes;
+        }
         for (int i = 0; i < CACHED_REQUESTS; i++) {
             RequestSpec cached = cachedSpecs[i];
             if (cached != null && sameRequest(cached, spec)) {

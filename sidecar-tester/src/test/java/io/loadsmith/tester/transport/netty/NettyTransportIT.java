@@ -8,8 +8,11 @@ import io.loadsmith.tester.transport.OpenTransport;
 import io.loadsmith.tester.transport.Outcome;
 import io.loadsmith.tester.transport.RecordedExchange;
 import io.loadsmith.tester.transport.RequestSpec;
+import io.loadsmith.tester.transport.RequestTemplate;
 import io.loadsmith.tester.transport.TransportOptions;
 import io.loadsmith.tester.transport.http.TestServer;
+import io.loadsmith.tester.transport.http1.RequestPlan;
+import io.netty.buffer.ByteBuf;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -133,6 +136,39 @@ class NettyTransportIT {
             RecordedExchange r = send(http, post);
             assertThat(r.detail).isNull();
             assertThat(r.outcome).isEqualTo(Outcome.OK);
+        }
+    }
+
+    @Test
+    void a_templated_request_is_written_from_its_row_and_reaches_the_server_whole() throws Exception {
+        String[][] rows = {{"7", "alice", "caf\u00e9 \u20ac"}, {"8", "bob", ""}};
+        RequestPlan plan = RequestPlan.builder("POST")
+                .target(List.of(server.uri("/echo?id=").toString(), ""), new int[] {0})
+                .header("X-Test", List.of("", ""), new int[] {1})
+                .body(List.of("{\"id\":\"", "\",\"text\":\"", "\"}"), new int[] {0, 2})
+                .build();
+        RequestTemplate template = new RequestTemplate() {
+            @Override
+            public RequestSpec render(RequestSpec spec) {
+                throw new AssertionError("the default transport writes a templated request itself");
+            }
+
+            @Override
+            public void encode(RequestSpec spec, ByteBuf out) {
+                plan.encode(rows[spec.row()], out);
+            }
+        };
+        try (OpenTransport http = open(1)) {
+            for (int row = 0; row < rows.length; row++) {
+                String expected = rows[row][1] + ":{\"id\":\"" + rows[row][0] + "\",\"text\":\"" + rows[row][2] + "\"}";
+                RecordedExchange r = send(http, RequestSpec.templated("POST", plan.endpoint(), template, row,
+                        (status, body) -> {
+                            String text = new String(body, StandardCharsets.UTF_8);
+                            return text.equals(expected) ? null : "got " + text;
+                        }, 0, 0));
+                assertThat(r.detail).isNull();
+                assertThat(r.outcome).isEqualTo(Outcome.OK);
+            }
         }
     }
 
