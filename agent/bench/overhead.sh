@@ -37,36 +37,19 @@ done
 command -v wrk >/dev/null || { echo "overhead.sh: wrk is missing (apt-get install wrk)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "overhead.sh: python3 is missing" >&2; exit 2; }
 
-case "$SERVER" in
-  jetty12) MAIN=io.loadsmith.agent.apps.Jetty12App; LIBS='/org/eclipse/jetty/|/org/slf4j/' ;;
-  jetty94) MAIN=Jetty94App; LIBS='/org/slf4j/' ;;
-  tomcat) MAIN=io.loadsmith.agent.apps.TomcatApp; LIBS='/org/apache/tomcat/' ;;
-  netty) MAIN=io.loadsmith.agent.apps.NettyApp; LIBS='/io/netty/' ;;
-  undertow) MAIN=io.loadsmith.agent.apps.UndertowApp; LIBS='/io/undertow/|/org/jboss/|/org/wildfly/|/io/smallrye/' ;;
-  jdkhttp) MAIN=io.loadsmith.agent.apps.JdkHttpApp; LIBS='^$' ;;
-  *) echo "overhead.sh: --server must be jetty12, jetty94, tomcat, netty, undertow or jdkhttp (got '$SERVER')" >&2; exit 2 ;;
-esac
-
+source agent/bench/apps.sh
+app_main "$SERVER" || { echo "overhead.sh: --server must be $APP_SERVERS (got '$SERVER')" >&2; exit 2; }
 rm -rf "$OUT"; mkdir -p "$OUT"
-AGENT_JAR=agent/target/loadsmith-agent.jar
 if [[ "${SKIP_BUILD:-}" != 1 ]]; then
   echo "# building the agent jar and the test apps (./mvnw package -DskipTests)" >&2
-  { ./mvnw -B -q -pl agent -am -DskipTests package dependency:build-classpath \
-      -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test \
-    && ./mvnw -B -q -pl agent dependency:copy@jetty94; } >"$OUT/build.log" 2>&1 \
-    || { echo "overhead.sh: the build failed (see $OUT/build.log)" >&2; exit 2; }
+  build_agent "$OUT" || { echo "overhead.sh: the build failed (see $OUT/build.log)" >&2; exit 2; }
 fi
-[[ -f $AGENT_JAR && -f agent/target/bench.classpath ]] || { echo "overhead.sh: $AGENT_JAR or agent/target/bench.classpath is missing (run without SKIP_BUILD=1)" >&2; exit 2; }
-# the app's class path: the test apps and only its server's jars (never the agent's unshaded libraries)
-CP="agent/target/test-classes:$(tr ':' '\n' < agent/target/bench.classpath | grep -E "$LIBS" | paste -sd:)"
-if [[ $SERVER == jetty94 ]]; then
-  mkdir -p "$OUT/jetty94-app"
-  J94=$(ls agent/target/jetty94/*.jar | paste -sd:)
-  cp agent/src/test/resources/jetty94/Jetty94App.java.txt "$OUT/jetty94-app/Jetty94App.java"
-  javac --release 17 -d "$OUT/jetty94-app" -cp "$J94" "$OUT/jetty94-app/Jetty94App.java" \
-    || { echo "overhead.sh: javac Jetty94App failed" >&2; exit 2; }
-  CP="$OUT/jetty94-app:$J94:$CP"
-fi
+app_classpath "$SERVER" "$OUT"
+case $? in
+  0) ;;
+  2) echo "overhead.sh: $AGENT_JAR or agent/target/bench.classpath is missing (run without SKIP_BUILD=1)" >&2; exit 2 ;;
+  *) echo "overhead.sh: javac Jetty94App failed" >&2; exit 2 ;;
+esac
 TICKS=$(getconf CLK_TCK)
 pin() { # pin CPUS COMMAND...
   local cpus=$1; shift

@@ -1,0 +1,42 @@
+# Sourced by overhead.sh and startup.sh: builds the agent jar and the test apps, and gives the class path
+# of one test app (a trivial handler answering GET /fast with "ok", printing PORT=n once it listens and
+# exiting when its standard input closes).
+#   build_agent OUT_DIR            ./mvnw package (agent jar, test apps, agent/target/bench.classpath), Jetty 9.4 jars
+#   app_main SERVER                sets MAIN and APP_LIBS for jetty12|jetty94|tomcat|netty|undertow|jdkhttp, or returns 1
+#   app_classpath SERVER OUT_DIR   after app_main: sets CP (returns 2 if the build's output is missing, 3 if javac failed)
+# Run from the repository's root.
+
+AGENT_JAR=agent/target/loadsmith-agent.jar
+APP_SERVERS="jetty12, jetty94, tomcat, netty, undertow or jdkhttp"
+
+build_agent() {
+  { ./mvnw -B -q -pl agent -am -DskipTests package dependency:build-classpath \
+      -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test \
+    && ./mvnw -B -q -pl agent dependency:copy@jetty94; } >"$1/build.log" 2>&1
+}
+
+app_main() {
+  case "$1" in
+    jetty12) MAIN=io.loadsmith.agent.apps.Jetty12App; APP_LIBS='/org/eclipse/jetty/|/org/slf4j/' ;;
+    jetty94) MAIN=Jetty94App; APP_LIBS='/org/slf4j/' ;;
+    tomcat) MAIN=io.loadsmith.agent.apps.TomcatApp; APP_LIBS='/org/apache/tomcat/' ;;
+    netty) MAIN=io.loadsmith.agent.apps.NettyApp; APP_LIBS='/io/netty/' ;;
+    undertow) MAIN=io.loadsmith.agent.apps.UndertowApp; APP_LIBS='/io/undertow/|/org/jboss/|/org/wildfly/|/io/smallrye/' ;;
+    jdkhttp) MAIN=io.loadsmith.agent.apps.JdkHttpApp; APP_LIBS='^$' ;;
+    *) return 1 ;;
+  esac
+}
+
+app_classpath() {
+  [[ -f $AGENT_JAR && -f agent/target/bench.classpath ]] || return 2
+  # the app's class path: the test apps and only its server's jars (never the agent's unshaded libraries)
+  CP="agent/target/test-classes:$(tr ':' '\n' < agent/target/bench.classpath | grep -E "$APP_LIBS" | paste -sd:)"
+  if [[ $1 == jetty94 ]]; then
+    local j94
+    mkdir -p "$2/jetty94-app"
+    j94=$(ls agent/target/jetty94/*.jar | paste -sd:)
+    cp agent/src/test/resources/jetty94/Jetty94App.java.txt "$2/jetty94-app/Jetty94App.java"
+    javac --release 17 -d "$2/jetty94-app" -cp "$j94" "$2/jetty94-app/Jetty94App.java" || return 3
+    CP="$2/jetty94-app:$j94:$CP"
+  fi
+}
