@@ -4,6 +4,7 @@
 #   build_agent OUT_DIR            ./mvnw package (agent jar, test apps, agent/target/bench.classpath), Jetty 9.4 jars
 #   app_main SERVER                sets MAIN and APP_LIBS for jetty12|jetty94|tomcat|netty|undertow|jdkhttp, or returns 1
 #   app_classpath SERVER OUT_DIR   after app_main: sets CP (returns 2 if the build's output is missing, 3 if javac failed)
+#   prepare_app SCRIPT SERVER OUT_DIR   all of the above, exiting 2 with a message on failure
 # Run from the repository's root.
 
 AGENT_JAR=agent/target/loadsmith-agent.jar
@@ -39,4 +40,21 @@ app_classpath() {
     javac --release 17 -d "$2/jetty94-app" -cp "$j94" "$2/jetty94-app/Jetty94App.java" || return 3
     CP="$2/jetty94-app:$j94:$CP"
   fi
+}
+
+# prepare_app SCRIPT SERVER OUT_DIR: app_main, a fresh OUT_DIR, build_agent (unless SKIP_BUILD=1) and
+# app_classpath, exiting with 2 and a message naming SCRIPT when one fails
+prepare_app() {
+  app_main "$2" || { echo "$1: --server must be $APP_SERVERS (got '$2')" >&2; exit 2; }
+  rm -rf "$3"; mkdir -p "$3"
+  if [[ "${SKIP_BUILD:-}" != 1 ]]; then
+    echo "# building the agent jar and the test apps (./mvnw package -DskipTests)" >&2
+    build_agent "$3" || { echo "$1: the build failed (see $3/build.log)" >&2; exit 2; }
+  fi
+  app_classpath "$2" "$3"
+  case $? in
+    0) ;;
+    2) echo "$1: $AGENT_JAR or agent/target/bench.classpath is missing (run without SKIP_BUILD=1)" >&2; exit 2 ;;
+    *) echo "$1: javac Jetty94App failed" >&2; exit 2 ;;
+  esac
 }

@@ -15,7 +15,7 @@
 #   SERVER_CPUS / WRK_CPUS (taskset CPU lists, e.g. 0 and 1; default: no pinning)  SKIP_BUILD=1
 # A smoke run: PAIRS=2 WARMUP_S=1 MEASURE_S=1 agent/bench/overhead.sh
 # Seeing 1% needs a quiet machine, pinning, and more pairs than the default; read the intervals, not
-# only the medians. Needs wrk and python3.
+# only the medians. Needs wrk, curl and python3.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -36,20 +36,10 @@ for n in PAIRS WARMUP_S MEASURE_S CONNECTIONS THREADS; do
 done
 command -v wrk >/dev/null || { echo "overhead.sh: wrk is missing (apt-get install wrk)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "overhead.sh: python3 is missing" >&2; exit 2; }
+command -v curl >/dev/null || { echo "overhead.sh: curl is missing" >&2; exit 2; }
 
 source agent/bench/apps.sh
-app_main "$SERVER" || { echo "overhead.sh: --server must be $APP_SERVERS (got '$SERVER')" >&2; exit 2; }
-rm -rf "$OUT"; mkdir -p "$OUT"
-if [[ "${SKIP_BUILD:-}" != 1 ]]; then
-  echo "# building the agent jar and the test apps (./mvnw package -DskipTests)" >&2
-  build_agent "$OUT" || { echo "overhead.sh: the build failed (see $OUT/build.log)" >&2; exit 2; }
-fi
-app_classpath "$SERVER" "$OUT"
-case $? in
-  0) ;;
-  2) echo "overhead.sh: $AGENT_JAR or agent/target/bench.classpath is missing (run without SKIP_BUILD=1)" >&2; exit 2 ;;
-  *) echo "overhead.sh: javac Jetty94App failed" >&2; exit 2 ;;
-esac
+prepare_app overhead.sh "$SERVER" "$OUT"
 TICKS=$(getconf CLK_TCK)
 pin() { # pin CPUS COMMAND...
   local cpus=$1; shift
@@ -78,13 +68,20 @@ start_server() {
   SERVER_PID=$!
   exec 3>"$fifo"
   local deadline=$((SECONDS + 60))
-  until grep -q '^PORT=' "$log" && { [[ $2 == 0 ]] || grep -q 'admin API on' "$log"; }; do
+  until grep -qs '^PORT=' "$log" && { [[ $2 == 0 ]] || grep -qs 'admin API on' "$log"; }; do
     if (( SECONDS > deadline )) || ! kill -0 "$SERVER_PID" 2>/dev/null; then
       echo "overhead.sh: the $SERVER app did not start (see $log)" >&2; exit 3
     fi
     sleep 0.1
   done
   PORT=$(grep -m1 '^PORT=' "$log" | cut -d= -f2)
+  # its first answer, before wrk's warm-up (a cold server on a busy machine can take seconds)
+  until [[ $(curl -s -o /dev/null -m 10 -w '%{http_code}' "http://127.0.0.1:$PORT/fast") == 200 ]]; do
+    if (( SECONDS > deadline )); then
+      echo "overhead.sh: the $SERVER app never answered GET /fast with 200 (see $log)" >&2; exit 3
+    fi
+    sleep 0.1
+  done
 }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }

@@ -32,18 +32,7 @@ SERVER_CPUS=${SERVER_CPUS:-}
 command -v python3 >/dev/null || { echo "startup.sh: python3 is missing" >&2; exit 2; }
 
 source agent/bench/apps.sh
-app_main "$SERVER" || { echo "startup.sh: --server must be $APP_SERVERS (got '$SERVER')" >&2; exit 2; }
-rm -rf "$OUT"; mkdir -p "$OUT"
-if [[ "${SKIP_BUILD:-}" != 1 ]]; then
-  echo "# building the agent jar and the test apps (./mvnw package -DskipTests)" >&2
-  build_agent "$OUT" || { echo "startup.sh: the build failed (see $OUT/build.log)" >&2; exit 2; }
-fi
-app_classpath "$SERVER" "$OUT"
-case $? in
-  0) ;;
-  2) echo "startup.sh: $AGENT_JAR or agent/target/bench.classpath is missing (run without SKIP_BUILD=1)" >&2; exit 2 ;;
-  *) echo "startup.sh: javac Jetty94App failed" >&2; exit 2 ;;
-esac
+prepare_app startup.sh "$SERVER" "$OUT"
 PINNING=""
 [[ -n $SERVER_CPUS ]] && PINNING="taskset -c $SERVER_CPUS"
 
