@@ -63,12 +63,13 @@ start_server() {
   rm -f "$fifo"; mkfifo "$fifo"
   local pinning=()
   [[ -n $SERVER_CPUS ]] && pinning=(taskset -c "$SERVER_CPUS")
+  : >"$log"
   # a simple command, so that $! is the JVM itself (taskset execs it)
   "${pinning[@]}" "$JAVA" "${args[@]}" -cp "$CP" "$MAIN" <"$fifo" >"$log" 2>&1 &
   SERVER_PID=$!
   exec 3>"$fifo"
   local deadline=$((SECONDS + 60))
-  until grep -qs '^PORT=' "$log" && { [[ $2 == 0 ]] || grep -qs 'admin API on' "$log"; }; do
+  until grep -q '^PORT=' "$log" && { [[ $2 == 0 ]] || grep -q 'admin API on' "$log"; }; do
     if (( SECONDS > deadline )) || ! kill -0 "$SERVER_PID" 2>/dev/null; then
       echo "overhead.sh: the $SERVER app did not start (see $log)" >&2; exit 3
     fi
