@@ -17,7 +17,7 @@
 #   SERVER_CPUS / WRK_CPUS (taskset CPU lists, e.g. 0 and 1; default: no pinning)  SKIP_BUILD=1
 # A smoke run: PAIRS=2 WARMUP_S=1 MEASURE_S=1 agent/bench/overhead.sh
 # Seeing 1% needs a quiet machine, pinning, and more pairs than the default; read the intervals, not
-# only the medians. Needs wrk and python3.
+# only the medians. Needs wrk, curl and python3.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -38,37 +38,10 @@ for n in PAIRS WARMUP_S MEASURE_S CONNECTIONS THREADS; do
 done
 command -v wrk >/dev/null || { echo "overhead.sh: wrk is missing (apt-get install wrk)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "overhead.sh: python3 is missing" >&2; exit 2; }
+command -v curl >/dev/null || { echo "overhead.sh: curl is missing" >&2; exit 2; }
 
-case "$SERVER" in
-  jetty12) MAIN=io.loadsmith.agent.apps.Jetty12App; LIBS='/org/eclipse/jetty/|/org/slf4j/' ;;
-  jetty94) MAIN=Jetty94App; LIBS='/org/slf4j/' ;;
-  tomcat) MAIN=io.loadsmith.agent.apps.TomcatApp; LIBS='/org/apache/tomcat/' ;;
-  netty) MAIN=io.loadsmith.agent.apps.NettyApp; LIBS='/io/netty/' ;;
-  undertow) MAIN=io.loadsmith.agent.apps.UndertowApp; LIBS='/io/undertow/|/org/jboss/|/org/wildfly/|/io/smallrye/' ;;
-  jdkhttp) MAIN=io.loadsmith.agent.apps.JdkHttpApp; LIBS='^$' ;;
-  *) echo "overhead.sh: --server must be jetty12, jetty94, tomcat, netty, undertow or jdkhttp (got '$SERVER')" >&2; exit 2 ;;
-esac
-
-rm -rf "$OUT"; mkdir -p "$OUT"
-AGENT_JAR=agent/target/loadsmith-agent.jar
-if [[ "${SKIP_BUILD:-}" != 1 ]]; then
-  echo "# building the agent jar and the test apps (./mvnw package -DskipTests)" >&2
-  { ./mvnw -B -q -pl agent -am -DskipTests package dependency:build-classpath \
-      -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test \
-    && ./mvnw -B -q -pl agent dependency:copy@jetty94; } >"$OUT/build.log" 2>&1 \
-    || { echo "overhead.sh: the build failed (see $OUT/build.log)" >&2; exit 2; }
-fi
-[[ -f $AGENT_JAR && -f agent/target/bench.classpath ]] || { echo "overhead.sh: $AGENT_JAR or agent/target/bench.classpath is missing (run without SKIP_BUILD=1)" >&2; exit 2; }
-# the app's class path: the test apps and only its server's jars (never the agent's unshaded libraries)
-CP="agent/target/test-classes:$(tr ':' '\n' < agent/target/bench.classpath | grep -E "$LIBS" | paste -sd:)"
-if [[ $SERVER == jetty94 ]]; then
-  mkdir -p "$OUT/jetty94-app"
-  J94=$(ls agent/target/jetty94/*.jar | paste -sd:)
-  cp agent/src/test/resources/jetty94/Jetty94App.java.txt "$OUT/jetty94-app/Jetty94App.java"
-  javac --release 17 -d "$OUT/jetty94-app" -cp "$J94" "$OUT/jetty94-app/Jetty94App.java" \
-    || { echo "overhead.sh: javac Jetty94App failed" >&2; exit 2; }
-  CP="$OUT/jetty94-app:$J94:$CP"
-fi
+source agent/bench/apps.sh
+prepare_app overhead.sh "$SERVER" "$OUT"
 TICKS=$(getconf CLK_TCK)
 pin() { # pin CPUS COMMAND...
   local cpus=$1; shift
@@ -93,6 +66,7 @@ start_server() {
   rm -f "$fifo"; mkfifo "$fifo"
   local pinning=()
   [[ -n $SERVER_CPUS ]] && pinning=(taskset -c "$SERVER_CPUS")
+  : >"$log"
   # a simple command, so that $! is the JVM itself (taskset execs it)
   "${pinning[@]}" "$JAVA" "${args[@]}" -cp "$CP" "$MAIN" <"$fifo" >"$log" 2>&1 &
   SERVER_PID=$!
@@ -105,6 +79,13 @@ start_server() {
     sleep 0.1
   done
   PORT=$(grep -m1 '^PORT=' "$log" | cut -d= -f2)
+  # its first answer, before wrk's warm-up (a cold server on a busy machine can take seconds)
+  until [[ $(curl -s -o /dev/null -m 10 -w '%{http_code}' "http://127.0.0.1:$PORT/fast") == 200 ]]; do
+    if (( SECONDS > deadline )); then
+      echo "overhead.sh: the $SERVER app never answered GET /fast with 200 (see $log)" >&2; exit 3
+    fi
+    sleep 0.1
+  done
 }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }

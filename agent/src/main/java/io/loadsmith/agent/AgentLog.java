@@ -11,7 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class AgentLog {
 
-    private static final System.Logger LOGGER = System.getLogger("io.loadsmith.agent");
     private static volatile AgentOptions.LogLevel threshold = AgentOptions.LogLevel.INFO;
     private static final Set<String> REPORTED = ConcurrentHashMap.newKeySet();
 
@@ -57,12 +56,17 @@ final class AgentLog {
             // DEBUG goes out at INFO so that log=debug shows without configuring java.util.logging
             Level level = jdk == Level.DEBUG ? Level.INFO : jdk;
             if (cause == null) {
-                LOGGER.log(level, "loadsmith agent: " + message);
+                Jdk.LOGGER.log(level, "loadsmith agent: " + message);
             } else {
-                LOGGER.log(level, "loadsmith agent: " + message, cause);
+                Jdk.LOGGER.log(level, "loadsmith agent: " + message, cause);
             }
         } catch (Throwable ignored) {
             // the log must never fail the host
         }
+    }
+
+    /** The JDK logger, looked up at the first line logged: an agent that logs nothing starts no logging. */
+    private static final class Jdk {
+        static final System.Logger LOGGER = System.getLogger("io.loadsmith.agent");
     }
 }

@@ -16,8 +16,9 @@ import java.util.List;
 import java.lang.instrument.Instrumentation;
 
 /**
- * The one start path of {@code premain} and {@code agentmain}: options, token, gate in the bootstrap
- * loader, admin API, then instrumentation. Never throws into the host: any failure leaves the agent inert
+ * The one start path of {@code premain} and {@code agentmain}: options and token on the thread that
+ * loads the agent, then, on a daemon thread of its own, the gate in the bootstrap loader, the
+ * instrumentation and the admin API. Never throws into the host: any failure leaves the agent inert
  * with one log line saying why (also in the system property {@code loadsmith.agent.error}, which the
  * attach launcher reads).
  */
@@ -29,7 +30,7 @@ final class AgentRuntime {
     static final String ERROR_PROPERTY = "loadsmith.agent.error";
     /** The gate's class name (relocated in the shaded jar, like every reference to it). */
     static final String GATE_CLASS = "io.loadsmith.stall.gate.StallGate";
-    /** The daemon thread that loads Byte Buddy and starts the admin API. */
+    /** The daemon thread that defines the gate, loads Byte Buddy and starts the admin API. */
     static final String START_THREAD = "loadsmith-agent-start";
 
     private static boolean started;
@@ -61,16 +62,7 @@ final class AgentRuntime {
                 inert("token: " + e.getMessage());
                 return;
             }
-            long t0 = System.nanoTime();
-            GateBootstrap.Way way = GateBootstrap.install(instrumentation);
-            List<Target> targets = Targets.enabled(options);
-            NameFilter filter = new NameFilter(Instrumenter.typeNames(targets));
-            instrumentation.addTransformer(filter, true);
-            long t1 = System.nanoTime();
-            AgentLog.debug("start-up on the " + how + " thread: gate in the bootstrap loader (" + way.key + ") and the class filter "
-                    + (t1 - t0) / 1_000_000 + " ms; Byte Buddy and the admin API follow on the thread " + START_THREAD);
-            String finalToken = token;
-            Thread thread = new Thread(() -> finishStart(options, finalToken, instrumentation, targets, filter, how), START_THREAD);
+            Thread thread = new Thread(new FinishStart(options, token, instrumentation, how), START_THREAD);
             thread.setDaemon(true);
             thread.start();
         } catch (Throwable t) {
@@ -79,19 +71,29 @@ final class AgentRuntime {
         }
     }
 
+    /** {@link #finishStart} as a task (a class, not a lambda: the host's thread links no call site for it). */
+    private record FinishStart(AgentOptions options, String token, Instrumentation instrumentation, String how) implements Runnable {
+        @Override
+        public void run() {
+            finishStart(options, token, instrumentation, how);
+        }
+    }
+
     /**
-     * The costly part of the start, off the host's thread: Byte Buddy's transformer (then every loaded
-     * target class is gated), then the admin API. The admin API listens, {@link #ADMIN_PROPERTY} is set
-     * and "admin API on" is logged only after the gates are in place, so no stall can be armed before
-     * requests are held.
+     * The start itself, off the host's thread: the gate classes into the bootstrap loader, Byte Buddy's
+     * transformer (then every loaded target class is gated), then the admin API. The admin API listens,
+     * {@link #ADMIN_PROPERTY} is set and "admin API on" is logged only after the gates are in place, so no
+     * stall can be armed before requests are held.
      */
-    private static void finishStart(AgentOptions options, String token, Instrumentation instrumentation,
-                                    List<Target> targets, NameFilter filter, String how) {
+    private static void finishStart(AgentOptions options, String token, Instrumentation instrumentation, String how) {
         try {
             long t0 = System.nanoTime();
+            GateBootstrap.Way way = GateBootstrap.install(instrumentation);
             Class<?> gateClass = Class.forName(GATE_CLASS, true, null);
+            List<Target> targets = Targets.enabled(options);
             MatchRegistry registry = new MatchRegistry(targets);
-            Instrumenter.install(instrumentation, targets, registry, gateClass, filter);
+            long tGate = System.nanoTime();
+            NameFilter filter = Instrumenter.install(instrumentation, targets, registry, gateClass);
             long t1 = System.nanoTime();
             String address;
             try {
@@ -104,13 +106,14 @@ final class AgentRuntime {
                 return;
             }
             long t2 = System.nanoTime();
-            AgentLog.debug("start-up on " + START_THREAD + ": instrumentation " + (t1 - t0) / 1_000_000 + " ms, admin API "
-                    + (t2 - t1) / 1_000_000 + " ms");
+            AgentLog.debug("start-up on " + START_THREAD + ": gate in the bootstrap loader (" + way.key + ") " + (tGate - t0) / 1_000_000
+                    + " ms, instrumentation " + (t1 - tGate) / 1_000_000 + " ms, admin API " + (t2 - t1) / 1_000_000 + " ms");
             System.setProperty(ADMIN_PROPERTY, address);
             List<String> names = new ArrayList<>();
             targets.forEach(t -> names.add(t.name()));
             AgentLog.info("admin API on " + address + " (loaded via " + how + "; targets " + String.join(", ", names)
                     + (token == null ? "; no token" : "; bearer token required") + ")");
+            Instrumenter.lookAgain(instrumentation, filter);
         } catch (Throwable t) {
             inert("failed to start: " + t);
             AgentLog.error("failed to start", t);

@@ -43,12 +43,13 @@ final class Instrumenter {
     }
 
     /**
-     * Builds Byte Buddy's transformer, hands it to {@code filter} (registered beforehand) and retransforms
-     * the target classes already loaded, including those that loaded while this ran. When it returns,
-     * every loaded target class is gated and every later one will be as it loads.
+     * Builds Byte Buddy's transformer, registers it behind a {@link NameFilter} and retransforms the target
+     * classes already loaded (looking twice, {@value #RESCAN_MILLIS} ms apart, for a class that was still
+     * being defined while the filter was registered). When it returns, every loaded target class is gated
+     * and every later one will be as it loads; {@link #lookAgain} covers a class whose definition took
+     * longer.
      */
-    static void install(Instrumentation instrumentation, List<Target> targets, MatchRegistry registry, Class<?> gateClass,
-                        NameFilter filter) {
+    static NameFilter install(Instrumentation instrumentation, List<Target> targets, MatchRegistry registry, Class<?> gateClass) {
         long t0 = System.nanoTime();
         Map<String, List<Target>> byType = new LinkedHashMap<>();
         for (Target target : targets) {
@@ -99,18 +100,31 @@ final class Instrumenter {
                         .transform(advice);
             }
         }
-        filter.ready(builder.makeRaw());
+        NameFilter filter = new NameFilter(typeNames, builder.makeRaw());
+        instrumentation.addTransformer(filter, true);
         long t1 = System.nanoTime();
+        retransformLoaded(instrumentation, filter);
+        pause(RESCAN_MILLIS);
         retransformLoaded(instrumentation, filter);
         long t2 = System.nanoTime();
         AgentLog.debug("instrumentation: Byte Buddy transformer built " + (t1 - t0) / 1_000_000 + " ms, loaded targets retransformed "
                 + (t2 - t1) / 1_000_000 + " ms");
+        return filter;
+    }
+
+    /**
+     * Looks for target classes once more, {@value #LATE_LOOK_MILLIS} ms later (call it off the host's
+     * threads, after the admin API started): a class whose definition began before the filter was
+     * registered and ended after the last look would otherwise stay ungated.
+     */
+    static void lookAgain(Instrumentation instrumentation, NameFilter filter) {
+        pause(LATE_LOOK_MILLIS);
+        retransformLoaded(instrumentation, filter);
     }
 
     /** Removes {@code filter} and retransforms the target classes back to their own code. */
     static void uninstall(Instrumentation instrumentation, NameFilter filter) {
         instrumentation.removeTransformer(filter);
-        filter.ready(null);
         for (Class<?> type : instrumentation.getAllLoadedClasses()) {
             if (filter.isTarget(type.getName()) && instrumentation.isModifiableClass(type)) {
                 try {
@@ -122,47 +136,31 @@ final class Instrumenter {
         }
     }
 
-    /** How long to look for a target class that began loading before Byte Buddy was ready. */
-    private static final long MISSED_WAIT_MILLIS = 2_000;
+    /** Between the two looks for loaded target classes in {@link #install}. */
+    private static final long RESCAN_MILLIS = 20;
+    /** Before the last look, {@link #lookAgain}. */
+    private static final long LATE_LOOK_MILLIS = 1_000;
 
-    /**
-     * Retransforms the loaded classes whose name is a target's, one by one (a failure is logged). A class
-     * that began loading before the filter was ready may not be among the loaded classes yet (its
-     * definition is still under way): look again, briefly, until each one noted as missed was seen.
-     */
+    /** Retransforms the loaded classes whose name is a target's and that {@code filter} has not handled yet (a failure is logged). */
     private static void retransformLoaded(Instrumentation instrumentation, NameFilter filter) {
-        Set<String> seen = new HashSet<>();
-        long deadline = System.nanoTime() + MISSED_WAIT_MILLIS * 1_000_000;
-        while (true) {
-            for (Class<?> type : instrumentation.getAllLoadedClasses()) {
-                if (!filter.isTarget(type.getName()) || !seen.add(NameFilter.key(type.getName(), type.getClassLoader()))) {
-                    continue;
-                }
-                if (!instrumentation.isModifiableClass(type)) {
-                    continue;
-                }
-                try {
-                    instrumentation.retransformClasses(type);
-                } catch (Throwable t) {
-                    AgentLog.errorOnce("retransform:" + type.getName(), "could not gate " + type.getName() + ": " + t, t);
-                }
-            }
-            Set<String> unseen = new HashSet<>(filter.missedKeys());
-            unseen.removeAll(seen);
-            if (unseen.isEmpty()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                AgentLog.errorOnce("missed", "these classes loaded while the agent started and were not found again to gate: "
-                        + unseen, null);
-                return;
+        for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+            if (!filter.isTarget(type.getName()) || filter.handledKeys().contains(NameFilter.key(type.getName(), type.getClassLoader()))
+                    || !instrumentation.isModifiableClass(type)) {
+                continue;
             }
             try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+                instrumentation.retransformClasses(type);
+            } catch (Throwable t) {
+                AgentLog.errorOnce("retransform:" + type.getName(), "could not gate " + type.getName() + ": " + t, t);
             }
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

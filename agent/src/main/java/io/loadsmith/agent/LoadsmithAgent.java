@@ -52,9 +52,10 @@ import java.lang.instrument.Instrumentation;
  * its search path, which would switch off the host's class-data sharing), so every class loader of the
  * host resolves one gate. Byte Buddy advice (retransforming classes already loaded) calls the gate
  * where a request enters each known server and again on its response path, so a request in flight when
- * a stall begins does not complete inside it. Byte Buddy loads, and then the admin API starts, on a
- * daemon thread ({@code loadsmith-agent-start}) while the host goes on starting; the admin API listens
- * only once the gates are in place. {@code GET /health} lists which targets matched which
+ * a stall begins does not complete inside it. The thread that loads the agent only parses the options
+ * and the token: the gate classes, Byte Buddy and then the admin API start on a daemon thread
+ * ({@code loadsmith-agent-start}) while the host goes on starting, and no class file transformer is
+ * registered before Byte Buddy's is built; the admin API listens only once the gates are in place. {@code GET /health} lists which targets matched which
  * classes; when none did, {@code POST /arm} answers 409 and says so. The admin API runs on the JDK's
  * HTTP server on threads the gate never holds, so {@code /disarm} works during a stall. An error inside
  * the agent is logged once and never reaches the request path.

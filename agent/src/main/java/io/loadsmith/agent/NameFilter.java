@@ -7,24 +7,30 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The transformer the JVM calls for every class it loads or retransforms: one hash lookup of the class's
- * name, and only the name of a class a target gates goes further. It is registered before Byte Buddy is
- * loaded (so start-up pays nothing for Byte Buddy on the host's threads); until {@link #ready} hands it
- * Byte Buddy's transformer, a target class that loads is let through unchanged and noted in
- * {@link #missedKeys()}, so the installer retransforms it. Plain JDK types only: loading this class
- * loads no Byte Buddy class. Never throws.
+ * The transformer the JVM calls for every class it loads or retransforms once the agent's gates are
+ * ready: one hash lookup of the class's name, and only a class a target gates goes on to Byte Buddy's
+ * transformer. It is registered only once that transformer is built, so the classes the host loads
+ * while the agent starts never pass through a class file load hook at all (the JVM calls none while no
+ * transformer is registered; with one, it copies every class's bytes to it, even those it maps from its
+ * class-data sharing archive); the installer then retransforms the target classes that loaded before,
+ * skipping those this filter already handed on ({@link #handledKeys()}). Plain JDK types only. Never
+ * throws.
  */
 final class NameFilter implements ClassFileTransformer {
 
     private final Set<String> internalNames = new HashSet<>();
-    private final Set<String> missed = ConcurrentHashMap.newKeySet();
-    private volatile ClassFileTransformer delegate;
+    private final Set<String> handled = ConcurrentHashMap.newKeySet();
+    private final ClassFileTransformer delegate;
 
-    /** @param typeNames binary names of the classes the targets gate ({@code a.b.C$D}) */
-    NameFilter(Set<String> typeNames) {
+    /**
+     * @param typeNames binary names of the classes the targets gate ({@code a.b.C$D})
+     * @param delegate the transformer that gates them
+     */
+    NameFilter(Set<String> typeNames, ClassFileTransformer delegate) {
         for (String name : typeNames) {
             internalNames.add(name.replace('.', '/'));
         }
+        this.delegate = delegate;
     }
 
     /** True when {@code binaryName} is a class some target gates. */
@@ -32,14 +38,9 @@ final class NameFilter implements ClassFileTransformer {
         return internalNames.contains(binaryName.replace('.', '/'));
     }
 
-    /** From now on, target classes go through {@code transformer}. */
-    void ready(ClassFileTransformer transformer) {
-        delegate = transformer;
-    }
-
-    /** {@link #key} of each target class that loaded before {@link #ready}. */
-    Set<String> missedKeys() {
-        return missed;
+    /** {@link #key} of each target class that went through the delegate, as it loaded or retransformed. */
+    Set<String> handledKeys() {
+        return handled;
     }
 
     /** Identifies a class by its binary name and its loader. */
@@ -54,12 +55,8 @@ final class NameFilter implements ClassFileTransformer {
             return null;
         }
         try {
-            ClassFileTransformer transformer = delegate;
-            if (transformer == null) {
-                missed.add(key(className.replace('/', '.'), loader));
-                return null;
-            }
-            return transformer.transform(module, loader, className, redefined, domain, classfileBuffer);
+            handled.add(key(className.replace('/', '.'), loader));
+            return delegate.transform(module, loader, className, redefined, domain, classfileBuffer);
         } catch (Throwable t) {
             AgentLog.errorOnce("transform:" + className, "could not gate " + className + ": " + t, t);
             return null;

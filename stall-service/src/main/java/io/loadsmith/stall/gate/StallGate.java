@@ -46,6 +46,15 @@ public final class StallGate {
         return GLOBAL;
     }
 
+    /**
+     * {@code global().pass()} in one static call: what the agent's advice calls, so that the advice adds
+     * as few bytes as possible to the methods it is woven into (a method's size decides whether the JIT
+     * inlines it). One volatile read while no window is open; never throws.
+     */
+    public static void passGlobal() {
+        GLOBAL.pass();
+    }
+
     /** Marks the calling thread as never held by any gate (for the admin server's own threads). */
     public static void exemptCurrentThread() {
         EXEMPT.set(Boolean.TRUE);

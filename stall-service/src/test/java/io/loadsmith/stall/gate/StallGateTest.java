@@ -174,6 +174,29 @@ class StallGateTest {
         assertThat(StallGate.global()).isSameAs(StallGate.global()).isNotSameAs(gate);
     }
 
+    @Test
+    void pass_global_holds_a_thread_at_the_global_gate_until_its_window_closes() throws Exception {
+        StallWindow window = StallGate.global().open(clock, END_NANOS, StallKind.BLOCK);
+        try {
+            CompletableFuture<Void> passed = new CompletableFuture<>();
+            Thread thread = new Thread(() -> {
+                StallGate.passGlobal();
+                passed.complete(null);
+            }, "request-1");
+            thread.setDaemon(true);
+            thread.start();
+            started.add(thread);
+
+            awaitHeld(window, 1);
+            assertThat(passed).isNotDone();
+            window.close();
+            passed.get(5, TimeUnit.SECONDS);
+            assertThat(StallGate.global().openWindow()).isNull();
+        } finally {
+            window.close();
+        }
+    }
+
     private CompletableFuture<Void> passOnNewThread(String name) {
         CompletableFuture<Void> passed = new CompletableFuture<>();
         Thread thread = new Thread(() -> {
