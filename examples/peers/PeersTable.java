@@ -20,23 +20,27 @@ public final class PeersTable {
     public static void main(String[] args) throws IOException {
         Path out = Path.of(args[0]);
         System.out.println();
-        System.out.println(machine());
+        System.out.println(machine(out));
         System.out.println();
-        System.out.println("| tester | requests | rate/s | p50 ms | p99 ms | max ms | p99 ms from intended send | stalls met | requests held by the agent | sent during stalls |");
-        System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        System.out.println("| tester | requests | rate/s | p50 ms | p99 ms | max ms | p99 ms from intended send | p99 ms estimated after the run | stalls met | requests held by the agent | sent during stalls |");
+        System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         System.out.println(wrkRow(out));
         for (int i = 1; i < args.length; i++) {
             System.out.println(loadsmithRow(args[i], JSON.readTree(out.resolve(args[i]).resolve("results.json").toFile())));
         }
     }
 
-    private static String machine() throws IOException {
-        String load = Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-        return String.format(Locale.ROOT, "Measured %s on %s: %d cores, load average %s at the end (%s).",
-                java.time.LocalDate.now(), hostName(), Runtime.getRuntime().availableProcessors(), load,
-                Double.parseDouble(load) > Runtime.getRuntime().availableProcessors() / 2.0
-                        ? "a loaded box: other work shared the cores, so the figures are not results"
-                        : "a quiet box");
+    /**
+     * The machine and its 1-minute load average before the run (peers.sh keeps /proc/loadavg as
+     * loadavg-start) and at its end, which counts the run's own JVMs and wrk.
+     */
+    private static String machine(Path out) throws IOException {
+        Path start = out.resolve("loadavg-start");
+        String before = Files.exists(start) ? Files.readString(start).split(" ")[0] + " before the run, " : "";
+        String end = Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        return String.format(Locale.ROOT, "Measured %s on %s: %d cores, load average %s%s at the end (the run's own"
+                        + " processes included).", java.time.LocalDate.now(), hostName(),
+                Runtime.getRuntime().availableProcessors(), before, end);
     }
 
     private static String hostName() {
@@ -55,13 +59,18 @@ public final class PeersTable {
         for (JsonNode stall : stalls) {
             held += stall.path("held").asLong();
         }
-        return String.format(Locale.ROOT, "| wrk -t1 -c1 (closed, 1 connection) | %s | %s | %s | %s | %s | — | %d | %d | — |",
+        // wrk 4 prints its percentiles after its own correction (stats_correct): they are estimates too
+        String p99 = millis(find(text, "\\s99%\\s+(\\S+)"));
+        return String.format(Locale.ROOT, "| wrk -t1 -c1 (closed, 1 connection) | %s | %s | %s | %s | %s | — | %s | %d | %d | — |",
                 find(text, "(\\d+) requests in"), find(text, "Requests/sec:\\s+(\\S+)"),
-                millis(find(text, "\\s50%\\s+(\\S+)")), millis(find(text, "\\s99%\\s+(\\S+)")),
-                millis(find(text, "Latency\\s+\\S+\\s+\\S+\\s+(\\S+)")), stalls.size(), held);
+                millis(find(text, "\\s50%\\s+(\\S+)")), p99,
+                millis(find(text, "Latency\\s+\\S+\\s+\\S+\\s+(\\S+)")), p99, stalls.size(), held);
     }
 
-    /** A loadsmith run: service latency (actual send to end), corrected p99 (intended send to end). */
+    /**
+     * A loadsmith run: service latency (actual send to end), corrected p99 (intended send to end), and the
+     * closed and paced loops' estimated p99 (the after-the-run correction wrk also makes).
+     */
     private static String loadsmithRow(String name, JsonNode results) {
         JsonNode run = results.path("runs").path(0);
         JsonNode service = run.path("latency_ms").path("service");
@@ -69,11 +78,14 @@ public final class PeersTable {
         for (JsonNode stall : run.path("stalls")) {
             held += stall.path("held").asLong();
         }
-        return String.format(Locale.ROOT, "| loadsmith %s (%s) | %d | %.1f | %.2f | %.2f | %.1f | %.2f | %d | %d | %d |",
+        JsonNode estimated = run.path("latency_ms").path("estimated");
+        String estimatedP99 = estimated.isMissingNode() ? "—"
+                : String.format(Locale.ROOT, "%.2f", estimated.path("p99").asDouble());
+        return String.format(Locale.ROOT, "| loadsmith %s (%s) | %d | %.1f | %.2f | %.2f | %.1f | %.2f | %s | %d | %d | %d |",
                 name, run.path("tester").path("model").asText(), run.path("counts").path("completed").asLong(),
                 run.path("achieved_rate").asDouble(), service.path("p50").asDouble(), service.path("p99").asDouble(),
                 service.path("max").asDouble(), run.path("latency_ms").path("corrected").path("p99").asDouble(),
-                run.path("stall_summary").path("stalls_met").asLong(), held,
+                estimatedP99, run.path("stall_summary").path("stalls_met").asLong(), held,
                 run.path("stall_summary").path("sent_during_total").asLong());
     }
 

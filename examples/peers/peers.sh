@@ -16,6 +16,7 @@ home=$(cd "$here/../.." && pwd)
 loadsmith=$home/bin/loadsmith
 out=${OUT:-results/peers-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
+cp /proc/loadavg "$out/loadavg-start" 2>/dev/null || true   # the load before the run, for the table's first line
 out=$(cd "$out" && pwd)
 
 command -v wrk >/dev/null || { echo "peers.sh: needs wrk (apt-get install wrk)" >&2; exit 3; }
