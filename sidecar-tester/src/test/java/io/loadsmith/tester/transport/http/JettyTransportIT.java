@@ -135,7 +135,9 @@ class JettyTransportIT {
         try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
             RecordedExchange r = send(http, RequestSpec.get(server.uri("/close"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.RESET);
-            assertThat(r.sentCalls.get()).isEqualTo(1);
+            // as with a reset: when Jetty reads the close before it reports the commit of its write, the
+            // send goes unseen (seen at most once)
+            assertThat(r.sentCalls.get()).isBetween(0, 1);
             // the pool recovers: the next request is fine
             assertThat(send(http, RequestSpec.get(server.uri("/ok"), 0, 0)).outcome).isEqualTo(Outcome.OK);
         }
