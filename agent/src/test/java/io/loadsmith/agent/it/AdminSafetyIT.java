@@ -25,7 +25,7 @@ class AdminSafetyIT {
         Path file = dir.resolve("sub").resolve("token");
         try (ChildJvm app = start("admin=127.0.0.1:0,token=random,token-file=" + file)) {
             String url = app.adminUrl();
-            String logged = app.awaitStderr("admin token written to (\\S+)", 5_000);
+            String logged = app.awaitStderr("admin token written to (\\S+)", 30_000);
             String token = Files.readString(file).strip();
 
             assertThat(logged).isEqualTo(file.toString());
@@ -58,7 +58,7 @@ class AdminSafetyIT {
             int port = app.appPort();
 
             assertThat(RawHttp.get(port, "/fast").status()).isEqualTo(200);
-            assertThat(app.awaitStderr("(loadsmith agent: inert: the admin API cannot listen on 127.0.0.1:" + taken.getLocalPort() + ".*)", 5_000))
+            assertThat(app.awaitStderr("(loadsmith agent: inert: the admin API cannot listen on 127.0.0.1:" + taken.getLocalPort() + ".*)", 30_000))
                     .contains("the service runs on untouched");
         }
     }
