@@ -126,7 +126,7 @@ final class AgentRuntime {
     /** What a second load says: "already attached (via -javaagent); admin API at http://127.0.0.1:7070". */
     static String alreadyAttached(String firstHow, String address) {
         return "already attached (via " + firstHow + "); admin API at "
-                + (address == null ? "(not running yet, or inert: see " + ERROR_PROPERTY + ")" : address);
+                + (address == null ? "(not listening yet: the first agent logs \"admin API on\" when it does)" : address);
     }
 
     private static void inert(String why) {

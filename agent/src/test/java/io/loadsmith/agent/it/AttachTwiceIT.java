@@ -2,6 +2,7 @@ package io.loadsmith.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,6 +43,23 @@ class AttachTwiceIT extends AbstractServerStallIT {
         assertThat(health.status()).isEqualTo(200);
         assertThat(gates(health.body())).isEqualTo(healthBefore).contains(expectedGate());
         assertThat(app.stderrLines()).filteredOn(l -> l.contains("admin API on ")).hasSize(1);
+    }
+
+    @Test
+    void a_second_javaagent_at_start_changes_nothing_and_says_the_agent_is_already_there() throws Exception {
+        String agent = "-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "=" + agentOptions();
+        List<String> jvmArgs = new ArrayList<>(baseJvmArgs());
+        jvmArgs.add(agent);
+        jvmArgs.add(agent);
+        try (ChildJvm twice = ChildJvm.startOnClassPath(javaHome(), jvmArgs, classPath(), mainClass())) {
+            int appPort = twice.appPort();
+            Admin twiceAdmin = new Admin(twice.adminUrl(), null);
+            twice.awaitStderr("already attached \\(via -javaagent\\); admin API at .*; the load via -javaagent changed nothing", 30_000);
+            assertThat(RawHttp.get(appPort, "/fast").status()).isEqualTo(200);
+
+            assertThat(gates(twiceAdmin.get("/health").body())).contains(expectedGate());
+            assertThat(twice.stderrLines()).filteredOn(l -> l.contains("admin API on ")).hasSize(1);
+        }
     }
 
     /** The {@code "targets":{...}} object of a {@code /health} body: which classes are gated. */
