@@ -26,6 +26,11 @@ final class AgentRuntime {
 
     /** System property: the admin API's base URL once the agent runs. */
     static final String ADMIN_PROPERTY = "loadsmith.agent.admin";
+    /**
+     * System property: set (to how it was loaded) by the first loadsmith agent of this JVM, whatever loader
+     * or jar copy loaded it; a later load sees it and changes nothing.
+     */
+    static final String LOADED_PROPERTY = "loadsmith.agent.loaded";
     /** System property: why the agent is inert. */
     static final String ERROR_PROPERTY = "loadsmith.agent.error";
     /** The gate's class name (relocated in the shaded jar, like every reference to it). */
@@ -33,19 +38,17 @@ final class AgentRuntime {
     /** The daemon thread that defines the gate, loads Byte Buddy and starts the admin API. */
     static final String START_THREAD = "loadsmith-agent-start";
 
-    private static boolean started;
-
     private AgentRuntime() {
     }
 
     static synchronized void start(String args, Instrumentation instrumentation, String how) {
         try {
-            if (started) {
-                AgentLog.warning("already loaded in this JVM (admin API " + System.getProperty(ADMIN_PROPERTY, "not running")
-                        + "); ignoring the second load via " + how);
+            Object first = System.getProperties().putIfAbsent(LOADED_PROPERTY, how);
+            if (first != null) {
+                AgentLog.warning(alreadyAttached(first.toString(), System.getProperty(ADMIN_PROPERTY)) + "; the load via " + how
+                        + " changed nothing");
                 return;
             }
-            started = true;
             System.clearProperty(ERROR_PROPERTY);
             AgentOptions options;
             try {
@@ -118,6 +121,12 @@ final class AgentRuntime {
             inert("failed to start: " + t);
             AgentLog.error("failed to start", t);
         }
+    }
+
+    /** What a second load says: "already attached (via -javaagent); admin API at http://127.0.0.1:7070". */
+    static String alreadyAttached(String firstHow, String address) {
+        return "already attached (via " + firstHow + "); admin API at "
+                + (address == null ? "(not listening yet: the first agent logs \"admin API on\" when it does)" : address);
     }
 
     private static void inert(String why) {

@@ -56,10 +56,9 @@ final class AttachClient {
         }
         try {
             Properties before = vm.getSystemProperties();
-            String running = before.getProperty(AgentRuntime.ADMIN_PROPERTY);
-            if (running != null) {
-                out.println("loadsmith agent already runs in process " + pid + ": admin API at " + running);
-                return Launcher.OK;
+            String firstHow = before.getProperty(AgentRuntime.LOADED_PROPERTY);
+            if (firstHow != null) {
+                return reportAlreadyAttached(vm, pid, firstHow, out, err);
             }
             int feature = featureVersion(before.getProperty("java.specification.version", "17"));
             String note = AttachDiagnosis.dynamicLoadingNote(pid, feature, flags);
@@ -104,6 +103,30 @@ final class AttachClient {
             } catch (IOException ignored) {
                 // the target may be gone; nothing to undo
             }
+        }
+    }
+
+    /**
+     * The agent is in the target already: loads nothing, waits (as for a fresh attach) until the first
+     * agent's admin API is known, and prints where it listens.
+     */
+    private static int reportAlreadyAttached(VirtualMachine vm, String pid, String firstHow, PrintStream out, PrintStream err)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + WAIT_FOR_ADMIN_MILLIS * 1_000_000;
+        while (true) {
+            Properties now = vm.getSystemProperties();
+            String error = now.getProperty(AgentRuntime.ERROR_PROPERTY);
+            if (error != null) {
+                err.println("attach: the loadsmith agent is already in process " + pid + " but inert: " + error);
+                return Launcher.ATTACH_FAILED;
+            }
+            String address = now.getProperty(AgentRuntime.ADMIN_PROPERTY);
+            if (address != null || System.nanoTime() > deadline) {
+                out.println("loadsmith agent " + AgentRuntime.alreadyAttached(firstHow, address) + " in process " + pid
+                        + "; nothing changed");
+                return address != null ? Launcher.OK : Launcher.ATTACH_FAILED;
+            }
+            Thread.sleep(50);
         }
     }
 

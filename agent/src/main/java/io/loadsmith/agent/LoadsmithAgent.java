@@ -15,7 +15,8 @@ import java.lang.instrument.Instrumentation;
  * java -jar loadsmith-agent.jar list                                         # JVMs on this host
  * </pre>
  * {@code premain} (at start) and {@code agentmain} (attach) share one start path. Loading the agent a
- * second time into the same JVM does nothing but log where the first one serves.
+ * second time into the same JVM (seen through the system property {@code loadsmith.agent.loaded}, set by
+ * the first) does nothing but log where the first one serves; {@code attach} says so without loading.
  *
  * <h2>Options</h2>
  * Comma-separated {@code key=value} pairs:

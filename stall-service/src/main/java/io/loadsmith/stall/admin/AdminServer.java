@@ -6,6 +6,7 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.loadsmith.stall.BuildInfo;
+import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.control.ArmResult;
 import io.loadsmith.stall.control.StallController;
 import io.loadsmith.stall.control.StallPage;
@@ -38,9 +39,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -55,6 +53,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * loopback without a token is refused at start. Bad input answers 4xx with {@code {"error": "..."}};
  * the caps of {@link AdminConfig} cannot be raised through the API.
  *
+ * <p>Slow clients are bounded by the server's own executor ({@link AdminWorkers}), never by the JDK
+ * server's JVM-wide properties: one exchange may take {@link #EXCHANGE_LIMIT_MILLIS}, or
+ * {@link #CROWDED_LIMIT_MILLIS} while other connections wait, and then its connection is closed.
+ *
  * <p>The JDK server delays small keep-alive responses by up to 40 ms unless
  * {@code sun.net.httpserver.nodelay} is true (Nagle's algorithm against delayed ACKs), which would spoil
  * the clock probe. {@link #start} sets that property to {@code true} when it is not set at all; it is
@@ -66,15 +68,19 @@ public final class AdminServer implements AutoCloseable {
     /** Prefix of the names of the admin server's threads. */
     public static final String THREAD_NAME_PREFIX = "loadsmith-admin-";
 
-    private static final int WORKER_THREADS = 2;
+    private static final int WORKER_THREADS = 4;
+    /** How long one exchange (request, handler, answer) may take before its connection is closed. */
+    static final long EXCHANGE_LIMIT_MILLIS = 5_000;
+    /** How long one exchange may hold a worker while other connections wait for one. */
+    static final long CROWDED_LIMIT_MILLIS = 1_000;
     private static final AtomicInteger THREAD_NUMBER = new AtomicInteger();
     private static final String JSON_TYPE = "application/json";
 
     private final HttpServer server;
-    private final ExecutorService executor;
+    private final AdminWorkers executor;
     private final InetSocketAddress address;
 
-    private AdminServer(HttpServer server, ExecutorService executor) {
+    private AdminServer(HttpServer server, AdminWorkers executor) {
         this.server = server;
         this.executor = executor;
         this.address = server.getAddress();
@@ -97,13 +103,13 @@ public final class AdminServer implements AutoCloseable {
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(WORKER_THREADS, WORKER_THREADS, 0, TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(), AdminServer::newThread);
+        AdminWorkers executor = new AdminWorkers(WORKER_THREADS, TimeUnit.MILLISECONDS.toNanos(EXCHANGE_LIMIT_MILLIS),
+                TimeUnit.MILLISECONDS.toNanos(CROWDED_LIMIT_MILLIS), Clock.system(), AdminServer::newThread);
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(host, config.port()), 64);
         } catch (IOException e) {
-            executor.shutdownNow();
+            executor.close();
             throw new UncheckedIOException("admin: cannot listen on " + config.host() + ":" + config.port()
                     + ": " + e.getMessage(), e);
         }
@@ -122,7 +128,7 @@ public final class AdminServer implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
-        executor.shutdownNow();
+        executor.close();
     }
 
     private static Thread newThread(Runnable task) {
