@@ -2,6 +2,7 @@ package io.loadsmith.tester.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.loadsmith.stall.BuildInfo;
+import io.loadsmith.stall.observe.PauseObserver;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.AgentStalls;
@@ -165,11 +166,17 @@ public final class StalledRun {
             thread.setDaemon(true);
             return thread;
         });
+        PauseObserver self = virtual ? null : SelfPauses.start();
         try {
-            return run(tester, lanes, source, runDir, stalls, bins, control, writer == null ? Runnable::run : writer);
+            Outcome outcome = run(tester, lanes, source, runDir, stalls, bins, control,
+                    writer == null ? Runnable::run : writer);
+            return self == null ? outcome : outcome.withResult(SelfPauses.attach(self, outcome.result(), runDir));
         } finally {
             if (writer != null) {
                 writer.shutdown();
+            }
+            if (self != null) {
+                self.close();
             }
         }
     }
