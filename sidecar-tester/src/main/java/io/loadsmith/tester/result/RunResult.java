@@ -134,7 +134,8 @@ public record RunResult(
      * @param source  {@code safepoint} or {@code sleeper}
      * @param label   the safepoint's VM operation (and collector and cause), or the sleeper's attribution
      */
-    public record TesterPause(long startNs, long endNs, String source, String label) {
+    public record TesterPause(long startNs, long endNs, @JsonProperty(required = true) String source,
+                              @JsonProperty(required = true) String label) {
     }
 
     /**
