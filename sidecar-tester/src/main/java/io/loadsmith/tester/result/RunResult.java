@@ -9,9 +9,10 @@ import java.util.List;
 /**
  * One tester run in {@code results.json} (an element of {@code runs[]}). Latencies in milliseconds, times
  * on the tester's clock in nanoseconds; docs/results-json.md describes every field. Fields that do not
- * apply are null and left out of the JSON (e.g. {@code latency_ms.estimated} for an open run). The last
- * seven fields are set by the stall alignment ({@link #withAlignment}) of a run written with others or with
- * stalls: its folder and line, and, with stalls, its stall summary, clock offset and run id.
+ * apply are null and left out of the JSON (e.g. {@code latency_ms.estimated} for an open run). The seven
+ * fields from {@code dir} to {@code runId} are set by the stall alignment ({@link #withAlignment}) of a run
+ * written with others or with stalls: its folder and line, and, with stalls, its stall summary, clock offset
+ * and run id. The last two are the tester's own pauses of a real run ({@link #withTesterPauses}).
  */
 public record RunResult(
         @JsonProperty(required = true) String name,
