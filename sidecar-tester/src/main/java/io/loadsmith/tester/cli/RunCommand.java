@@ -2,10 +2,12 @@ package io.loadsmith.tester.cli;
 
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioParser;
 import io.loadsmith.tester.session.RunReport;
 import io.loadsmith.tester.session.ScenarioRun;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +33,8 @@ import picocli.CommandLine.Spec;
             "  loadsmith run examples/scenarios/sim-coordinated-omission.yaml",
             "  loadsmith run score.yaml --out results/today --set load.rate=800 --set load.duration=1m",
             "",
-            "Exit codes: 0 ok, 1 an SLO failed, 2 bad input (file:line: key message), 3 target or agent unreachable."})
+            "Exit codes: 0 ok, 1 an SLO failed, 2 bad input (file:line: key message), 3 target or agent unreachable,",
+            "  or the target stopped answering during the run (target.give_up_after)."})
 final class RunCommand implements Callable<Integer> {
 
     /** How long the Ctrl-C hook waits for the files beyond the grace. */
@@ -102,6 +105,20 @@ final class RunCommand implements Callable<Integer> {
             ScenarioRun.printPerStall(stdout, dir, scenario, run);
         }
         RunReport.write(dir, stdout);
+        if (run.lost() != null) {
+            printLost(spec.commandLine().getErr(), run.lost());
+            return ExitCodes.UNREACHABLE;
+        }
         return run.passed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;
+    }
+
+    private static void printLost(PrintWriter err, ResultsFile.TargetLost lost) {
+        StringBuilder errors = new StringBuilder();
+        lost.errors().forEach((name, count) -> errors.append(errors.length() == 0 ? "" : ", ")
+                .append(name).append(' ').append(count));
+        err.printf("the target stopped answering %.0f s into the run (errors: %s)%s%n", lost.stoppedAnsweringS(),
+                errors, lost.gaveUp() ? String.format("; gave up after %.1f s of that (target.give_up_after)",
+                        lost.giveUpAfterS()) : "");
+        err.flush();
     }
 }

@@ -61,8 +61,10 @@ public final class ScenarioRun {
      * @param result   the run's result
      * @param verdicts one per SLO of the scenario, in its order
      * @param stalled  the real run's outcome (with its alignment when stalled); null for a simulated run
+     * @param lost     how the target stopped answering during the run; null when it was answering at the end
      */
-    public record Outcome(RunResult result, List<Slo.Verdict> verdicts, StalledRun.Outcome stalled) {
+    public record Outcome(RunResult result, List<Slo.Verdict> verdicts, StalledRun.Outcome stalled,
+                          ResultsFile.TargetLost lost) {
 
         /** True when the run met the agent's stalls and was aligned with them. */
         public boolean aligned() {
@@ -88,6 +90,7 @@ public final class ScenarioRun {
         prepare.start();
         RunResult result;
         StalledRun.Outcome stalled = null;
+        ResultsFile.TargetLost lost = null;
         if (scenario.target().simulated()) {
             result = Simulation.run(tester, scenario.target().simulate(),
                     scenario.source(Simulation.SIMULATED_URI), dir);
@@ -95,7 +98,11 @@ public final class ScenarioRun {
             URI url = scenario.target().url();
             checkReachable(url);
             AgentStalls agent = scenario.stalls() == null ? null : agent(scenario);
-            stalled = runReal(scenario, tester, url, agent, dir, control, live);
+            try (TargetWatch watch = control.live() == null ? null
+                    : TargetWatch.start(control.live(), control, scenario.target().giveUpAfterNanos())) {
+                stalled = runReal(scenario, tester, url, agent, dir, control, live);
+                lost = watch == null ? null : watch.lost();
+            }
             result = stalled.result();
             if (agent != null) {
                 JsonNode stalls = agent.admin().stallsJson(stalled.armed().runId(), 0);
@@ -114,10 +121,10 @@ public final class ScenarioRun {
             // latency SLOs carry value_ms, share SLOs (above(...), errors) value_percent; the other is null
             sloResults.add(new ResultsFile.SloResult(v.expr(), v.valueMillis(), v.valuePercent(), v.pass()));
         }
-        Outcome outcome = new Outcome(result, verdicts, stalled);
-        ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), outcome.aligned()
+        Outcome outcome = new Outcome(result, verdicts, stalled, lost);
+        ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), (outcome.aligned()
                 ? AlignedResults.build(dir, List.of(entry(dir, scenario, stalled)), sloResults)
-                : ResultsFile.of(List.of(result)).withSlos(sloResults));
+                : ResultsFile.of(List.of(result)).withSlos(sloResults)).withTargetLost(lost));
         AtomicFiles.copy(scenario.file(), dir.resolve("scenario.yaml"));
         return outcome;
     }
