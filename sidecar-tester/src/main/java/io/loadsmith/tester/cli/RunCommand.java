@@ -12,8 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -64,30 +62,11 @@ final class RunCommand implements Callable<Integer> {
         Path dir = CliDirs.prepare(out, scenario.name());
         TesterSpec tester = scenario.tester();
         RunControl control = RunControl.withLiveStats();
-        CountDownLatch written = new CountDownLatch(1);
         long waitMillis = tester.graceNanos() / 1_000_000 + HOOK_MARGIN_MILLIS;
-        var stderr = spec.commandLine().getErr();
-        Thread hook = new Thread(() -> {
-            stderr.printf("%nstopping: no new requests; waiting up to %.1f s for those in flight, then writing %s%n",
-                    tester.graceNanos() / 1e9, dir);
-            stderr.flush();
-            control.stop();
-            try {
-                written.await(waitMillis, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "loadsmith-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
+        String message = String.format("stopping: no new requests; waiting up to %.1f s for those in flight, then writing %s",
+                tester.graceNanos() / 1e9, dir);
+        try (StopHook hook = StopHook.install(control::stop, waitMillis, spec.commandLine().getErr(), message)) {
             return runAndWrite(scenario, tester, control, dir);
-        } finally {
-            written.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running: it returns now that the files are written
-            }
         }
     }
 
