@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.tester.result.ResultsSchema;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,14 +32,8 @@ class StopDemoIT {
         assertThat(ServiceProcess.Jars.under(root).missing()).as("jars the test needs").isNull();
         Path out = dir.resolve("out");
         Path console = dir.resolve("console.txt");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))
-                .replace(' ', File.pathSeparatorChar);
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", classpath, Main.class.getName(), "demo",
-                "--duration", "30s", "--rate", "100", "--warmup", "50", "--out", out.toString())
-                .directory(root.toFile()).redirectErrorStream(true).redirectOutput(console.toFile());
-        builder.environment().put("LOADSMITH_DEBUG", "1");
-        Process child = builder.start();
+        Process child = ChildCli.start(console, root, "demo", "--duration", "30s", "--rate", "100", "--warmup", "50",
+                "--out", out.toString());
         long servicePid;
         try {
             Path firstRun = out.resolve("runs").resolve("closed-1");
@@ -52,8 +45,7 @@ class StopDemoIT {
             Matcher pid = SERVICE_PID.matcher(started);
             assertThat(pid.find()).as(started).isTrue();
             servicePid = Long.parseLong(pid.group(1));
-            int kill = new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).inheritIO().start().waitFor();
-            assertThat(kill).isZero();
+            ChildCli.interrupt(child);
             assertThat(child.waitFor(90, TimeUnit.SECONDS)).as("exited; console: %s", Files.readString(console))
                     .isTrue();
         } finally {
