@@ -92,12 +92,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private static void printLost(PrintWriter err, ResultsFile.TargetLost lost) {
-        StringBuilder errors = new StringBuilder();
-        lost.errors().forEach((name, count) -> errors.append(errors.length() == 0 ? "" : ", ")
-                .append(name).append(' ').append(count));
-        err.printf("the target stopped answering %.0f s into the run (errors: %s)%s%n", lost.stoppedAnsweringS(),
-                errors, lost.gaveUp() ? String.format("; gave up after %.1f s of that (target.give_up_after)",
-                        lost.giveUpAfterS()) : "");
+        err.println(ScenarioRun.lostWarning(lost));
         err.flush();
     }
 }

@@ -33,6 +33,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code loadsmith run}'s work: one scenario against its real or simulated target; with a {@code stalls:}
@@ -103,6 +104,9 @@ public final class ScenarioRun {
                 stalled = runReal(scenario, tester, url, agent, dir, control, live);
                 lost = watch == null ? null : watch.lost();
             }
+            if (lost != null) {
+                stalled = stalled.withResult(stalled.result().withWarnings(List.of(lostWarning(lost))));
+            }
             result = stalled.result();
             if (agent != null) {
                 JsonNode stalls = agent.admin().stallsJson(stalled.armed().runId(), 0);
@@ -163,6 +167,16 @@ public final class ScenarioRun {
 
     private static AlignedResults.Entry entry(Path dir, Scenario scenario, StalledRun.Outcome stalled) {
         return new AlignedResults.Entry(dir, stalled, scenario.name());
+    }
+
+    /** The run's warning (and the console's line) for a target that stopped answering. */
+    public static String lostWarning(ResultsFile.TargetLost lost) {
+        StringBuilder errors = new StringBuilder();
+        lost.errors().forEach((name, count) -> errors.append(errors.length() == 0 ? "" : ", ")
+                .append(name).append(' ').append(count));
+        return String.format(Locale.ROOT, "the target stopped answering %.0f s into the run (errors: %s)%s",
+                lost.stoppedAnsweringS(), errors, lost.gaveUp() ? String.format(Locale.ROOT,
+                        "; gave up after %.1f s of that (target.give_up_after)", lost.giveUpAfterS()) : "");
     }
 
     /** Fails fast (exit code 3) when nothing listens at the target's host and port. */

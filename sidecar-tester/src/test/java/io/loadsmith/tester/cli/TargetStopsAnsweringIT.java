@@ -120,6 +120,8 @@ class TargetStopsAnsweringIT {
         assertThat(refusedOrReset).isPositive();
         JsonNode run = results.path("runs").get(0);
         assertThat(run.path("interrupted").asBoolean()).isTrue();
+        assertThat(run.path("warnings").toString()).contains("the target stopped answering " + Math.round(stoppedS)
+                + " s into the run");
         assertThat(run.path("duration_ms").asDouble()).as("ended early: the run was 60 s").isLessThan(40_000.0);
         assertThat(run.path("counts").path("errors").asLong()).isGreaterThanOrEqualTo(refusedOrReset);
     }
