@@ -2,6 +2,7 @@ package io.loadsmith.tester.cli;
 
 import io.loadsmith.tester.scenario.Durations;
 import io.loadsmith.tester.session.Demo;
+import io.loadsmith.tester.session.RunStops;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -57,7 +58,11 @@ public final class DemoCommand implements Callable<Integer> {
         Demo.Options options = Demo.Options.of(rate, durationNanos, warmup);
         Path dir = CliDirs.prepare(out, "demo");
         console.println("loadsmith demo: " + Demo.machineLine());
-        Demo.run(options, dir, console);
+        RunStops stops = new RunStops();
+        try (StopHook hook = StopHook.install(stops::stop, StopHook.SESSION_WAIT_MILLIS, spec.commandLine().getErr(),
+                "stopping: no new requests; writing what ran so far to " + dir + ", then stopping the service")) {
+            Demo.run(options, dir, console, stops);
+        }
         return ExitCodes.OK;
     }
 }

@@ -4,6 +4,7 @@ import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.experiment.ExperimentSpec;
 import io.loadsmith.tester.session.Demo;
 import io.loadsmith.tester.session.ExperimentRunner;
+import io.loadsmith.tester.session.RunStops;
 import io.loadsmith.tester.session.UnreachableException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -43,8 +44,10 @@ public final class ExperimentCommand implements Callable<Integer> {
                 experiment.stallStates().size() == 2 ? "on and off" : experiment.stallStates().get(0) ? "on" : "off",
                 experiment.durationNanos() / 1_000_000_000L, dir);
         console.flush();
-        try {
-            ExperimentRunner.run(experiment, dir, console);
+        RunStops stops = new RunStops();
+        try (StopHook hook = StopHook.install(stops::stop, StopHook.SESSION_WAIT_MILLIS, spec.commandLine().getErr(),
+                "stopping: no new requests; writing the runs so far to " + dir + ", then stopping the service")) {
+            ExperimentRunner.run(experiment, dir, console, stops);
         } catch (AdminException e) {
             if (e.badInput()) {
                 throw new BadInputException(e.getMessage());

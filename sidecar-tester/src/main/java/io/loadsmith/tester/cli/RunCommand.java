@@ -2,16 +2,16 @@ package io.loadsmith.tester.cli;
 
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioParser;
 import io.loadsmith.tester.session.RunReport;
 import io.loadsmith.tester.session.ScenarioRun;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
             "  loadsmith run examples/scenarios/sim-coordinated-omission.yaml",
             "  loadsmith run score.yaml --out results/today --set load.rate=800 --set load.duration=1m",
             "",
-            "Exit codes: 0 ok, 1 an SLO failed, 2 bad input (file:line: key message), 3 target or agent unreachable."})
+            "Exit codes: 0 ok, 1 an SLO failed, 2 bad input (file:line: key message), 3 target or agent unreachable,",
+            "  or the target stopped answering during the run (target.give_up_after)."})
 final class RunCommand implements Callable<Integer> {
 
     /** How long the Ctrl-C hook waits for the files beyond the grace. */
@@ -61,30 +62,11 @@ final class RunCommand implements Callable<Integer> {
         Path dir = CliDirs.prepare(out, scenario.name());
         TesterSpec tester = scenario.tester();
         RunControl control = RunControl.withLiveStats();
-        CountDownLatch written = new CountDownLatch(1);
         long waitMillis = tester.graceNanos() / 1_000_000 + HOOK_MARGIN_MILLIS;
-        var stderr = spec.commandLine().getErr();
-        Thread hook = new Thread(() -> {
-            stderr.printf("%nstopping: no new requests; waiting up to %.1f s for those in flight, then writing %s%n",
-                    tester.graceNanos() / 1e9, dir);
-            stderr.flush();
-            control.stop();
-            try {
-                written.await(waitMillis, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "loadsmith-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
+        String message = String.format("stopping: no new requests; waiting up to %.1f s for those in flight, then writing %s",
+                tester.graceNanos() / 1e9, dir);
+        try (StopHook hook = StopHook.install(control::stop, waitMillis, spec.commandLine().getErr(), message)) {
             return runAndWrite(scenario, tester, control, dir);
-        } finally {
-            written.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running: it returns now that the files are written
-            }
         }
     }
 
@@ -102,6 +84,15 @@ final class RunCommand implements Callable<Integer> {
             ScenarioRun.printPerStall(stdout, dir, scenario, run);
         }
         RunReport.write(dir, stdout);
+        if (run.lost() != null) {
+            printLost(spec.commandLine().getErr(), run.lost());
+            return ExitCodes.UNREACHABLE;
+        }
         return run.passed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;
+    }
+
+    private static void printLost(PrintWriter err, ResultsFile.TargetLost lost) {
+        err.println(ScenarioRun.lostWarning(lost));
+        err.flush();
     }
 }

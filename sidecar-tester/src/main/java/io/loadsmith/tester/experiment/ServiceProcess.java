@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -30,6 +31,9 @@ import java.util.regex.Pattern;
  * process is left behind. The child's output goes to a log file.
  */
 public final class ServiceProcess implements AutoCloseable {
+
+    private static volatile CountDownLatch shutdownHold;
+    private static volatile long shutdownHoldMillis;
 
     private static final Pattern LISTENING = Pattern.compile("scoring-service listening on (http://\\S+)");
 
@@ -161,7 +165,10 @@ public final class ServiceProcess implements AutoCloseable {
         command.addAll(serviceArgs);
         Files.createDirectories(log.toAbsolutePath().getParent());
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        Thread hook = new Thread(() -> destroy(process), "loadsmith-stop-service");
+        Thread hook = new Thread(() -> {
+            awaitShutdownHold();
+            destroy(process);
+        }, "loadsmith-stop-service");
         Runtime.getRuntime().addShutdownHook(hook);
         CompletableFuture<URI> address = new CompletableFuture<>();
         Thread pump = new Thread(() -> pump(process, log, address), "loadsmith-service-log");
@@ -274,6 +281,28 @@ public final class ServiceProcess implements AutoCloseable {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException ignored) {
             // the JVM is already shutting down: the hook runs anyway
+        }
+    }
+
+    /**
+     * On a JVM shutdown (Ctrl-C), a service still running is stopped only once {@code done} is counted down
+     * (the tester has finished with it: the run's stalls fetched, the files written), or after
+     * {@code maxMillis}. Without it, the service is stopped at once.
+     */
+    public static void holdOnShutdownUntil(CountDownLatch done, long maxMillis) {
+        shutdownHold = done;
+        shutdownHoldMillis = maxMillis;
+    }
+
+    private static void awaitShutdownHold() {
+        CountDownLatch done = shutdownHold;
+        if (done == null) {
+            return;
+        }
+        try {
+            done.await(shutdownHoldMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -183,7 +183,7 @@ public final class RunRecorder implements AutoCloseable, Recording {
         intervals.completed(intendedNanos, step, error, sentNanos >= 0, serviceMicros, correctedMicros);
         log.append(correctedStart, sentNanos, endNanos, connection, step, status, outcome);
         if (live != null) {
-            live.ended(error);
+            live.ended(outcome);
         }
     }
 

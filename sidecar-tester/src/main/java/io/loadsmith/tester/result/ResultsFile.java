@@ -5,7 +5,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.loadsmith.stall.BuildInfo;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The whole of {@code results.json}: see docs/results-json.md for every field and its unit.
@@ -17,10 +20,11 @@ import java.util.List;
  * @param alignment  the stall-aligned plot of the runs with stalls; null when none had stalls
  * @param experiment what {@code loadsmith experiment} made of its runs; null for other commands
  * @param versions   the tester's version and commit, and the agent's when the runs talked to one
+ * @param targetLost when and how the target stopped answering during the run; null (left out) when it did not
  */
 public record ResultsFile(@JsonProperty(required = true) String schema, ClockInfo clock,
                           @JsonProperty(required = true) List<RunResult> runs, List<SloResult> slos,
-                          Alignment alignment, Experiment experiment, Versions versions) {
+                          Alignment alignment, Experiment experiment, Versions versions, TargetLost targetLost) {
 
     /** The one schema this code writes and reads. */
     public static final String SCHEMA = "loadsmith/results/v1";
@@ -32,27 +36,46 @@ public record ResultsFile(@JsonProperty(required = true) String schema, ClockInf
 
     /** A results file of these runs, on one host (clock offset 0 ± 0), no SLOs yet, written by this tester. */
     public static ResultsFile of(List<RunResult> runs) {
-        return new ResultsFile(SCHEMA, new ClockInfo(0, 0), runs, List.of(), null, null, Versions.ofTester());
+        return new ResultsFile(SCHEMA, new ClockInfo(0, 0), runs, List.of(), null, null, Versions.ofTester(), null);
     }
 
     public ResultsFile withClock(ClockInfo value) {
-        return new ResultsFile(schema, value, runs, slos, alignment, experiment, versions);
+        return new ResultsFile(schema, value, runs, slos, alignment, experiment, versions, targetLost);
     }
 
     public ResultsFile withSlos(List<SloResult> value) {
-        return new ResultsFile(schema, clock, runs, value, alignment, experiment, versions);
+        return new ResultsFile(schema, clock, runs, value, alignment, experiment, versions, targetLost);
     }
 
     public ResultsFile withAlignment(Alignment value) {
-        return new ResultsFile(schema, clock, runs, slos, value, experiment, versions);
+        return new ResultsFile(schema, clock, runs, slos, value, experiment, versions, targetLost);
     }
 
     public ResultsFile withExperiment(Experiment value) {
-        return new ResultsFile(schema, clock, runs, slos, alignment, value, versions);
+        return new ResultsFile(schema, clock, runs, slos, alignment, value, versions, targetLost);
     }
 
     public ResultsFile withVersions(Versions value) {
-        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, value);
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, value, targetLost);
+    }
+
+    public ResultsFile withTargetLost(TargetLost value) {
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, value);
+    }
+
+    /**
+     * The target stopped answering during a real run: from {@code stoppedAnsweringS} seconds after sending
+     * began (to the second) every request ended refused or reset.
+     *
+     * @param stoppedAnsweringS when the target stopped answering, seconds after sending began
+     * @param gaveUp            true when the run stopped early after {@code giveUpAfterS} of that
+     * @param giveUpAfterS      the scenario's {@code target.give_up_after}, seconds
+     * @param errors            the run's errors by class ({@code refused}, {@code reset}, ...), those with none left out
+     */
+    public record TargetLost(double stoppedAnsweringS, boolean gaveUp, double giveUpAfterS, Map<String, Long> errors) {
+        public TargetLost {
+            errors = Collections.unmodifiableMap(new LinkedHashMap<>(errors));
+        }
     }
 
     /**

@@ -38,9 +38,11 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
      * @param tls       trust for https:// urls ({@code target.tls}, default the JDK's trust store)
      * @param http      the HTTP version for a url ({@code target.http}, default 1.1; 2 runs on jetty)
      * @param loops     event loops of the netty transport ({@code target.loops}, default 1)
+     * @param giveUpAfterNanos how long a real run goes on with nothing but refused or reset connections
+     *                  before it stops ({@code target.give_up_after}, default 10 s)
      */
     public record Target(URI url, Simulation.Target simulate, TransportOptions.Kind transport, TransportOptions.Tls tls,
-                         TransportOptions.Http http, int loops) {
+                         TransportOptions.Http http, int loops, long giveUpAfterNanos) {
         public boolean simulated() {
             return simulate != null;
         }

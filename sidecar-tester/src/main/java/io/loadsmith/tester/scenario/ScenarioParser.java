@@ -68,12 +68,15 @@ public final class ScenarioParser {
     public static final long DEFAULT_STALL_NANOS = 100_000_000L;
     public static final long DEFAULT_MIN_GAP_NANOS = 500_000_000L;
     static final int MAX_CONNECTIONS = 100_000;
+    /** {@code target.give_up_after} when absent: 10 s of nothing but refused or reset connections. */
+    static final long DEFAULT_GIVE_UP_AFTER_NANOS = 10_000_000_000L;
+
     /** The most event loops {@code target.loops} may ask for. */
     static final int MAX_LOOPS = 256;
     static final double MAX_RATE = 1_000_000;
 
     private static final Set<String> ROOT = keys("name", "target", "stalls", "load", "objective", "journeys", "slos");
-    private static final Set<String> TARGET = keys("url", "simulate", "transport", "tls", "http", "loops");
+    private static final Set<String> TARGET = keys("url", "simulate", "transport", "tls", "http", "loops", "give_up_after");
     private static final Set<String> TLS = keys("insecure", "ca_file");
     private static final Set<String> SIMULATE = keys("servers", "service_time", "stalls");
     private static final Set<String> SERVICE_TIME = keys("distribution", "mean", "median", "sigma");
@@ -252,13 +255,13 @@ public final class ScenarioParser {
             throw field.error("needs exactly one of url (a real service) or simulate (a simulated one)");
         }
         if (f.containsKey("simulate")) {
-            for (String key : List.of("transport", "tls", "http", "loops")) {
+            for (String key : List.of("transport", "tls", "http", "loops", "give_up_after")) {
                 if (f.containsKey(key)) {
                     throw f.get(key).error("is only for a target.url (a simulation has no HTTP client)");
                 }
             }
             return new Target(null, simulation(f.get("simulate"), horizonNanos), TransportOptions.Kind.NETTY,
-                    TransportOptions.Tls.DEFAULT, TransportOptions.Http.HTTP_1_1, 1);
+                    TransportOptions.Tls.DEFAULT, TransportOptions.Http.HTTP_1_1, 1, DEFAULT_GIVE_UP_AFTER_NANOS);
         }
         URI url = httpUrl(f.get("url"));
         TransportOptions.Http http = f.containsKey("http") ? httpVersion(f.get("http")) : TransportOptions.Http.HTTP_1_1;
@@ -280,7 +283,9 @@ public final class ScenarioParser {
             }
             tls = tls(f.get("tls"));
         }
-        return new Target(url, null, kind, tls, http, loops);
+        long giveUpAfterNanos = f.containsKey("give_up_after") ? f.get("give_up_after").duration(0, true)
+                : DEFAULT_GIVE_UP_AFTER_NANOS;
+        return new Target(url, null, kind, tls, http, loops, giveUpAfterNanos);
     }
 
     /** {@code target.http: "1.1"} or {@code "2"} (a YAML number or string). */

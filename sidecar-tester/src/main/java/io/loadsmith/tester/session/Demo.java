@@ -101,6 +101,12 @@ public final class Demo {
      * writes results.json and the report into {@code out}, and stops the service.
      */
     public static void run(Options o, Path out, PrintWriter console) throws IOException, InterruptedException {
+        run(o, out, console, new RunStops());
+    }
+
+    /** {@link #run(Options, Path, PrintWriter)}, stopped early through {@code stops}: what ran is written. */
+    public static void run(Options o, Path out, PrintWriter console, RunStops stops)
+            throws IOException, InterruptedException {
         ServiceProcess.Jars jars = jars(console);
         console.println("starting the scoring service with the loadsmith agent (first start builds its shop database)...");
         console.flush();
@@ -110,7 +116,7 @@ public final class Demo {
                     service.url(), service.pid(), service.admin().base(), o.stallNanos() / 1_000_000,
                     o.meanIntervalNanos() / 1_000_000, o.seed());
             console.flush();
-            run(service, o, out, console);
+            run(service, o, out, console, stops);
         }
         RunReport.write(out, console);
     }
@@ -139,24 +145,34 @@ public final class Demo {
      * results into {@code out}. Returns the results document's path.
      */
     public static Path run(ServiceProcess service, Options o, Path out, PrintWriter console) throws IOException {
+        return run(service, o, out, console, new RunStops());
+    }
+
+    private static Path run(ServiceProcess service, Options o, Path out, PrintWriter console, RunStops stops)
+            throws IOException {
         AgentStalls stalls = new AgentStalls(service.admin(), o.seed(), o.meanIntervalNanos(), o.stallNanos(),
                 Math.max(o.stallNanos(), Math.min(500 * MS, o.meanIntervalNanos())), StallKind.BLOCK);
         AlignedBins bins = AlignedBins.forStall(o.stallNanos());
         ScoreRequests requests = new ScoreRequests(service.url(), 20_000);
         List<AlignedResults.Entry> entries = new ArrayList<>();
         for (Arm arm : arms(o)) {
+            if (stops.stopped()) {
+                break;
+            }
             console.printf(Locale.ROOT, "running %-10s %s, %d s counted after %d warm-up requests...%n", arm.name(),
                     describe(arm.tester()), o.durationNanos() / S, o.warmupRequests());
             console.flush();
             Path runDir = out.resolve("runs").resolve(arm.name());
             StalledRun.Outcome outcome = StalledRun.real(arm.tester(), requests,
-                    TransportOptions.connections(arm.connections()), runDir, stalls, bins);
+                    TransportOptions.connections(arm.connections()), runDir, stalls, bins, stops.next());
             entries.add(new AlignedResults.Entry(runDir, outcome, arm.name()));
         }
         Path file = ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME), AlignedResults.build(out, entries));
         printTable(console, entries, o);
         PerStallTable.print(console, entries);
-        printReading(console, entries, o);
+        if (entries.size() == arms(o).size()) {
+            printReading(console, entries, o);
+        }
         return file;
     }
 

@@ -53,6 +53,15 @@ public final class ExperimentRunner {
      * @throws UnreachableException when the service is managed and the agent's or the service's jar is missing
      */
     public static void run(ExperimentSpec spec, Path out, PrintWriter console) throws IOException, InterruptedException {
+        run(spec, out, console, new RunStops());
+    }
+
+    /**
+     * {@link #run(ExperimentSpec, Path, PrintWriter)}, stopped early through {@code stops}: the runs so far
+     * are written (results.json without the {@code experiment} analysis, which needs every run) and reported.
+     */
+    public static void run(ExperimentSpec spec, Path out, PrintWriter console, RunStops stops)
+            throws IOException, InterruptedException {
         ServiceProcess.Jars jars = null;
         if (spec.service().managedThreads() > 0) {
             jars = ServiceProcess.Jars.find();
@@ -80,6 +89,9 @@ public final class ExperimentRunner {
                 List<Slot> order = RunOrder.forRound(base, round);
                 orders.add(order.stream().map(Slot::label).toList());
                 for (Slot slot : order) {
+                    if (stops.stopped()) {
+                        break;
+                    }
                     runNumber++;
                     List<ProcessHandle> leftovers = List.of();
                     if (spec.service().managedThreads() > 0 && (service == null || spec.service().restartEachRun())) {
@@ -114,7 +126,7 @@ public final class ExperimentRunner {
                             runNumber, slot.arm().name(), slot.stall() ? "on" : "off");
                     console.flush();
                     StalledRun.Outcome outcome = StalledRun.real(tester, scenario.source(target),
-                            scenario.transport(), runDir, stalls, bins);
+                            scenario.transport(), runDir, stalls, bins, stops.next());
                     if (idle != null && idle.busy()) {
                         outcome = outcome.withResult(outcome.result().withWarnings(List.of(idle.warning())));
                     }
@@ -136,6 +148,13 @@ public final class ExperimentRunner {
             if (service != null) {
                 service.close();
             }
+        }
+        if (stops.stopped()) {
+            ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME), AlignedResults.build(out, entries));
+            console.printf("stopped early: %d runs written, no experiment analysis (it needs every run)%n",
+                    entries.size());
+            RunReport.write(out, console);
+            return;
         }
         Experiment experiment = ExperimentAnalysis.experiment(spec, orders, results, outcomes, idleChecks, out);
         ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME),

@@ -33,6 +33,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code loadsmith run}'s work: one scenario against its real or simulated target; with a {@code stalls:}
@@ -61,8 +62,10 @@ public final class ScenarioRun {
      * @param result   the run's result
      * @param verdicts one per SLO of the scenario, in its order
      * @param stalled  the real run's outcome (with its alignment when stalled); null for a simulated run
+     * @param lost     how the target stopped answering during the run; null when it was answering at the end
      */
-    public record Outcome(RunResult result, List<Slo.Verdict> verdicts, StalledRun.Outcome stalled) {
+    public record Outcome(RunResult result, List<Slo.Verdict> verdicts, StalledRun.Outcome stalled,
+                          ResultsFile.TargetLost lost) {
 
         /** True when the run met the agent's stalls and was aligned with them. */
         public boolean aligned() {
@@ -88,6 +91,7 @@ public final class ScenarioRun {
         prepare.start();
         RunResult result;
         StalledRun.Outcome stalled = null;
+        ResultsFile.TargetLost lost = null;
         if (scenario.target().simulated()) {
             result = Simulation.run(tester, scenario.target().simulate(),
                     scenario.source(Simulation.SIMULATED_URI), dir);
@@ -95,7 +99,14 @@ public final class ScenarioRun {
             URI url = scenario.target().url();
             checkReachable(url);
             AgentStalls agent = scenario.stalls() == null ? null : agent(scenario);
-            stalled = runReal(scenario, tester, url, agent, dir, control, live);
+            try (TargetWatch watch = control.live() == null ? null
+                    : TargetWatch.start(control.live(), control, scenario.target().giveUpAfterNanos())) {
+                stalled = runReal(scenario, tester, url, agent, dir, control, live);
+                lost = watch == null ? null : watch.lost();
+            }
+            if (lost != null) {
+                stalled = stalled.withResult(stalled.result().withWarnings(List.of(lostWarning(lost))));
+            }
             result = stalled.result();
             if (agent != null) {
                 JsonNode stalls = agent.admin().stallsJson(stalled.armed().runId(), 0);
@@ -114,10 +125,10 @@ public final class ScenarioRun {
             // latency SLOs carry value_ms, share SLOs (above(...), errors) value_percent; the other is null
             sloResults.add(new ResultsFile.SloResult(v.expr(), v.valueMillis(), v.valuePercent(), v.pass()));
         }
-        Outcome outcome = new Outcome(result, verdicts, stalled);
-        ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), outcome.aligned()
+        Outcome outcome = new Outcome(result, verdicts, stalled, lost);
+        ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), (outcome.aligned()
                 ? AlignedResults.build(dir, List.of(entry(dir, scenario, stalled)), sloResults)
-                : ResultsFile.of(List.of(result)).withSlos(sloResults));
+                : ResultsFile.of(List.of(result)).withSlos(sloResults)).withTargetLost(lost));
         AtomicFiles.copy(scenario.file(), dir.resolve("scenario.yaml"));
         return outcome;
     }
@@ -156,6 +167,16 @@ public final class ScenarioRun {
 
     private static AlignedResults.Entry entry(Path dir, Scenario scenario, StalledRun.Outcome stalled) {
         return new AlignedResults.Entry(dir, stalled, scenario.name());
+    }
+
+    /** The run's warning (and the console's line) for a target that stopped answering. */
+    public static String lostWarning(ResultsFile.TargetLost lost) {
+        StringBuilder errors = new StringBuilder();
+        lost.errors().forEach((name, count) -> errors.append(errors.length() == 0 ? "" : ", ")
+                .append(name).append(' ').append(count));
+        return String.format(Locale.ROOT, "the target stopped answering %.0f s into the run (errors: %s)%s",
+                lost.stoppedAnsweringS(), errors, lost.gaveUp() ? String.format(Locale.ROOT,
+                        "; gave up after %.1f s of that (target.give_up_after)", lost.giveUpAfterS()) : "");
     }
 
     /** Fails fast (exit code 3) when nothing listens at the target's host and port. */

@@ -123,8 +123,14 @@ public final class StalledRun {
      */
     public static Outcome real(TesterSpec tester, RequestSource source, TransportOptions transport, Path runDir,
                                AgentStalls stalls, AlignedBins bins) throws IOException {
+        return real(tester, source, transport, runDir, stalls, bins, new RunControl());
+    }
+
+    /** {@link #real(TesterSpec, RequestSource, TransportOptions, Path, AgentStalls, AlignedBins)}, stoppable through {@code control}. */
+    public static Outcome real(TesterSpec tester, RequestSource source, TransportOptions transport, Path runDir,
+                               AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
         try (OpenTransport http = Transports.open(transport)) {
-            return run(tester, http, source, runDir, stalls, bins, new RunControl()).withTransport(transport, http);
+            return run(tester, http, source, runDir, stalls, bins, control).withTransport(transport, http);
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.loadsmith.tester.record.RequestLog;
-import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -91,23 +90,15 @@ class StopRunIT {
                 """.formatted(server.getAddress().getPort()));
         Path out = dir.resolve("out");
         Path console = dir.resolve("console.txt");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))
-                .replace(' ', File.pathSeparatorChar);
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", classpath, Main.class.getName(), "run",
-                scenario.toString(),
-                "--out", out.toString(), "--progress", "line")
-                .redirectErrorStream(true).redirectOutput(console.toFile());
-        builder.environment().put("LOADSMITH_DEBUG", "1"); // a failure prints its stack trace
-        Process child = builder.start();
+        Process child = ChildCli.start(console, null, "run", scenario.toString(), "--out", out.toString(),
+                "--progress", "line");
         try {
             // 500 requests at 200/s (2.5 s of load), and a live line printed (once a second)
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> !child.isAlive()
                     || received.get() >= 500 && Files.readString(console).contains("corrected p99 so far"));
             assertThat(child.isAlive()).as("the child still runs after 500 requests; console: %s",
                     Files.readString(console)).isTrue();
-            int kill = new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).inheritIO().start().waitFor();
-            assertThat(kill).isZero();
+            ChildCli.interrupt(child);
 
             // the grace (1 s) and the files, bounded by the hook's wait (grace + 20 s); the run had 57 s left
             assertThat(child.waitFor(40, TimeUnit.SECONDS)).as("exited; console: %s", Files.readString(console))

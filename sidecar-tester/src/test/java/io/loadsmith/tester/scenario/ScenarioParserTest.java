@@ -320,6 +320,25 @@ class ScenarioParserTest {
     }
 
     @Test
+    void give_up_after_is_ten_seconds_unless_target_give_up_after_says_otherwise() {
+        String yaml = "target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\n";
+        assertThat(parse(yaml).target().giveUpAfterNanos()).isEqualTo(10_000_000_000L);
+        assertThat(parse(yaml, "target.give_up_after=2500ms").target().giveUpAfterNanos()).isEqualTo(2_500_000_000L);
+    }
+
+    @Test
+    void a_bad_give_up_after_names_file_line_and_field() {
+        String zero = "load: {rate: 1, duration: 1s}\ntarget:\n  url: 'http://h'\n  give_up_after: 0s\n";
+        assertThatThrownBy(() -> parse(zero))
+                .isInstanceOf(ScenarioException.class)
+                .hasMessage("score.yaml:4: target.give_up_after must be > 0 (got 0s)");
+        String simulated = "load: {rate: 1, duration: 1s}\ntarget:\n  simulate: {service_time: 1ms}\n  give_up_after: 1s\n";
+        assertThatThrownBy(() -> parse(simulated))
+                .isInstanceOf(ScenarioException.class)
+                .hasMessage("score.yaml:4: target.give_up_after is only for a target.url (a simulation has no HTTP client)");
+    }
+
+    @Test
     void the_transport_is_netty_unless_target_transport_says_jetty() {
         String yaml = "target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\n";
         assertThat(parse(yaml).target().transport()).isEqualTo(TransportOptions.Kind.NETTY);
