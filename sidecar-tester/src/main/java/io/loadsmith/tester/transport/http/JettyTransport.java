@@ -67,7 +67,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * corrected latency. ({@code onBegin} fires earlier, when a connection has been taken but before the
  * headers are generated and written.) On HTTP/2 {@code onCommit} comes once the stream's HEADERS frame (and
  * a small body's DATA frame with it) has been written; a request waiting for a free stream is timed the same
- * way.
+ * way. Jetty reports the commit once its write has completed, and the answer may be read first (on HTTP/2,
+ * on another thread): the start of the response then marks the send, a little late. A request whose
+ * connection failed before either is not reported as sent.
  *
  * <p><b>Outcomes.</b> Without a {@link ResponseCheck} a status below 400 is {@link Outcome#OK}, else
  * {@link Outcome#HTTP_STATUS}. With a check, the check decides: a failing check is {@link Outcome#HTTP_STATUS}
@@ -372,8 +374,8 @@ public final class JettyTransport implements Transport, TransportStats {
         private final RequestSpec spec;
         private final Exchange exchange;
         private final AtomicBoolean done = new AtomicBoolean();
+        private final AtomicBoolean sent = new AtomicBoolean();
         private volatile Request request;
-        private boolean sent;
         private byte[] body;
         private int bodyLength;
 
@@ -384,8 +386,20 @@ public final class JettyTransport implements Transport, TransportStats {
 
         @Override
         public void onCommit(Request request) {
-            if (!sent) {
-                sent = true;
+            markSent();
+        }
+
+        /**
+         * The response began: the request was sent, even when Jetty has not reported the commit yet (it
+         * reports it once its write completes, and on HTTP/2 the answer may be read first on another thread).
+         */
+        @Override
+        public void onBegin(Response response) {
+            markSent();
+        }
+
+        private void markSent() {
+            if (sent.compareAndSet(false, true)) {
                 JettyTransport.this.sent.increment();
                 exchange.sent(clock.nanoTime());
             }
