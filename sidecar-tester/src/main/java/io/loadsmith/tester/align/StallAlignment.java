@@ -109,22 +109,20 @@ public final class StallAlignment {
      * @param intendedNanos its intended send
      * @param sentNanos     its actual send, or -1 if it was never sent
      * @param endNanos      its end, or -1 if it never ended
-     * @return whether it met a window (any, met or not): its intended send lies inside one, or its lifetime
-     *         overlaps one; false for a request intended before the counted span
      */
-    public boolean add(long intendedNanos, long sentNanos, long endNanos) {
+    public void add(long intendedNanos, long sentNanos, long endNanos) {
         if (finished) {
             throw new IllegalStateException("finish() was already called");
         }
         if (intendedNanos < countStartNanos) {
-            return false;
+            return;
         }
         int during = windowContaining(intendedNanos);
         if (during >= 0) {
             intendedDuring[during]++;
         }
         if (sentNanos < 0) {
-            return during >= 0;
+            return;
         }
         sentRequests++;
         during = windowContaining(sentNanos);
@@ -134,14 +132,12 @@ public final class StallAlignment {
         long beginNanos = Math.min(intendedNanos, sentNanos);
         long lastNanos = endNanos < 0 ? Long.MAX_VALUE : endNanos;
         boolean overlapsMet = false;
-        boolean overlapsAny = false;
         for (int k = firstStartingAfter(beginNanos - longestStallNanos); k < stalls.length
                 && stalls[k].startNanos() < lastNanos; k++) {
             StallWindow stall = stalls[k];
             if (stall.endNanos() > beginNanos) {
                 overlapping[k]++;
                 overlapsMet |= met[k];
-                overlapsAny = true;
             }
             if (sentNanos < stall.startNanos() && lastNanos > stall.startNanos()) {
                 inFlightAtStart[k]++;
@@ -151,7 +147,6 @@ public final class StallAlignment {
             overlappingRequests++;
         }
         addToBins(intendedNanos, sentNanos, endNanos);
-        return overlapsAny || windowContaining(intendedNanos) >= 0;
     }
 
     private void addToBins(long intendedNanos, long sentNanos, long endNanos) {

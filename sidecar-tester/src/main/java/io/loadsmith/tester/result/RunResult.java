@@ -9,10 +9,9 @@ import java.util.List;
 /**
  * One tester run in {@code results.json} (an element of {@code runs[]}). Latencies in milliseconds, times
  * on the tester's clock in nanoseconds; docs/results-json.md describes every field. Fields that do not
- * apply are null and left out of the JSON (e.g. {@code latency_ms.estimated} for an open run). The seven
- * fields from {@code dir} to {@code runId} are set by the stall alignment ({@link #withAlignment}) of a run
- * written with others or with stalls: its folder and line, and, with stalls, its stall summary, clock offset
- * and run id. The last two are the tester's own pauses of a real run ({@link #withTesterPauses}).
+ * apply are null and left out of the JSON (e.g. {@code latency_ms.estimated} for an open run). The last
+ * seven fields are set by the stall alignment ({@link #withAlignment}) of a run written with others or with
+ * stalls: its folder and line, and, with stalls, its stall summary, clock offset and run id.
  */
 public record RunResult(
         @JsonProperty(required = true) String name,
@@ -48,9 +47,7 @@ public record RunResult(
         Long clockOffsetUsedNs,
         String runId,
         Connections connections,
-        TransportUsed transport,
-        List<TesterPause> testerPauses,
-        Long requestsMetTesterPause) {
+        TransportUsed transport) {
 
     public RunResult {
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
@@ -68,7 +65,7 @@ public record RunResult(
                      String hlog) {
         this(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts, latencyMs, estimate,
                 aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline, spectrum, steps,
-                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null, null, null);
+                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -87,7 +84,7 @@ public record RunResult(
                 aligned == null ? null : aligned.summary(),
                 aligned == null ? null : aligned.clockOffsetNs(), aligned == null ? null : aligned.clockUncertaintyNs(),
                 aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId(), connections,
-                transport, testerPauses, requestsMetTesterPause);
+                transport);
     }
 
     /** This run with more warnings appended. */
@@ -97,8 +94,7 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, all, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, testerPauses,
-                requestsMetTesterPause);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport);
     }
 
     /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
@@ -106,8 +102,7 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport, testerPauses,
-                requestsMetTesterPause);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport);
     }
 
     /** This run with the transport that ran it (null: none, a simulation). */
@@ -115,28 +110,7 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value, testerPauses,
-                requestsMetTesterPause);
-    }
-
-    /** The same run with the tester's own pauses and the requests that met one (real runs only). */
-    public RunResult withTesterPauses(List<TesterPause> pauses, long metRequests) {
-        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
-                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, List.copyOf(pauses), metRequests);
-    }
-
-    /**
-     * A pause of the tester's own JVM or process during the counted run, as its pause observer saw it.
-     *
-     * @param startNs when it started, tester clock (like a stall's {@code start_ns})
-     * @param endNs   when it ended, tester clock
-     * @param source  {@code safepoint} or {@code sleeper}
-     * @param label   the safepoint's VM operation (and collector and cause), or the sleeper's attribution
-     */
-    public record TesterPause(long startNs, long endNs, @JsonProperty(required = true) String source,
-                              @JsonProperty(required = true) String label) {
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value);
     }
 
     /**

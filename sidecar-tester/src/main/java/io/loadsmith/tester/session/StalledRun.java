@@ -2,7 +2,6 @@ package io.loadsmith.tester.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.loadsmith.stall.BuildInfo;
-import io.loadsmith.stall.observe.PauseObserver;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.AgentStalls;
@@ -45,8 +44,7 @@ import java.util.concurrent.Executors;
  * the start of the counted run (the engine's {@link RunListener#countedStart} hook) with the plan's seed,
  * runs, lets the engine wait out the grace, fetches the run's stalls from {@code GET /stalls}, disarms,
  * checks that no planned stall inside the counted span is missing, and aligns the run's request log with
- * the windows. A real run (not on a virtual clock) also observes the tester's own pauses from before its
- * warm-up to after its end ({@code tester_pauses}, {@code requests_met_tester_pause}; docs/pauses.md).
+ * the windows.
  *
  * <pre>{@code
  * StalledRun.Outcome outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source,
@@ -173,17 +171,11 @@ public final class StalledRun {
             thread.setDaemon(true);
             return thread;
         });
-        PauseObserver self = virtual ? null : SelfPauses.start();
         try {
-            Outcome outcome = run(tester, lanes, source, runDir, stalls, bins, control,
-                    writer == null ? Runnable::run : writer);
-            return self == null ? outcome : outcome.withResult(SelfPauses.attach(self, outcome.result(), runDir));
+            return run(tester, lanes, source, runDir, stalls, bins, control, writer == null ? Runnable::run : writer);
         } finally {
             if (writer != null) {
                 writer.shutdown();
-            }
-            if (self != null) {
-                self.close();
             }
         }
     }

@@ -129,21 +129,6 @@ public final class PauseObserver implements AutoCloseable {
         return store.page(sinceIndex);
     }
 
-    /**
-     * True once every window that ends at or before {@code nanos} (this observer's clock) is in
-     * {@link #pauses}: JFR has delivered past that moment (no safepoint begun before it still waits for its
-     * end) and every sleeper window ending by then is labelled. Without JFR, sleeper windows are stored at
-     * once, so always true. JFR delivers up to about 2 s late: poll this with a deadline.
-     */
-    public synchronized boolean finalisedUpTo(long nanos) {
-        if (jfr == null) {
-            return true;
-        }
-        boolean safepointsIn = delivered && nanos - deliveredUpToNanos <= 0 && (noneOpen || nanos - openSinceNanos < 0);
-        PauseWindow oldestPending = pendingSleeper.peekFirst();
-        return safepointsIn && (oldestPending == null || oldestPending.endNanos() - nanos > 0);
-    }
-
     /** Totals since start. */
     public PauseTotals totals() {
         return store.totals();
