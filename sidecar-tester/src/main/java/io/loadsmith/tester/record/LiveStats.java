@@ -20,7 +20,6 @@ public final class LiveStats {
     private final Recorder corrected = new Recorder(1, Histograms.HIGHEST_MICROS,
             Histograms.SIGNIFICANT_DIGITS);
     private final LongAdder ended = new LongAdder();
-    private final LongAdder errors = new LongAdder();
     private final LongAdder[] errorsByOutcome = new LongAdder[Outcome.values().length];
     private final Histogram sinceStart = Histograms.create();
     private Histogram interval;
@@ -38,7 +37,6 @@ public final class LiveStats {
     void ended(Outcome outcome) {
         ended.increment();
         if (outcome != Outcome.OK) {
-            errors.increment();
             errorsByOutcome[outcome.ordinal()].increment();
         }
     }
@@ -61,7 +59,11 @@ public final class LiveStats {
 
     /** Requests that ended in an error so far. */
     public long errors() {
-        return errors.sum();
+        long sum = 0;
+        for (LongAdder count : errorsByOutcome) {
+            sum += count.sum();
+        }
+        return sum;
     }
 
     /** Requests that ended with this outcome so far (0 for {@link Outcome#OK}: see {@link #ended()}). */
