@@ -47,7 +47,8 @@ public record RunResult(
         Long clockOffsetUsedNs,
         String runId,
         Connections connections,
-        TransportUsed transport) {
+        TransportUsed transport,
+        AgentLost agentLost) {
 
     public RunResult {
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
@@ -65,7 +66,7 @@ public record RunResult(
                      String hlog) {
         this(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts, latencyMs, estimate,
                 aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline, spectrum, steps,
-                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null);
+                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -84,7 +85,7 @@ public record RunResult(
                 aligned == null ? null : aligned.summary(),
                 aligned == null ? null : aligned.clockOffsetNs(), aligned == null ? null : aligned.clockUncertaintyNs(),
                 aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId(), connections,
-                transport);
+                transport, agentLost);
     }
 
     /** This run with more warnings appended. */
@@ -94,7 +95,7 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, all, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost);
     }
 
     /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
@@ -102,7 +103,7 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport, agentLost);
     }
 
     /** This run with the transport that ran it (null: none, a simulation). */
@@ -110,7 +111,31 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value, agentLost);
+    }
+
+    /** This run with the agent lost during it (null: the agent answered to the end). */
+    public RunResult withAgentLost(AgentLost value) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, value);
+    }
+
+    /**
+     * The agent's admin API stopped answering during a run with stalls: the windows fetched before are kept
+     * (in {@code stalls}); the planned stalls after them could not be confirmed.
+     *
+     * @param atMs              when the first of the unanswered fetches was sent, ms after the counted start
+     * @param unconfirmedStalls indices of the planned stalls inside the counted span that were not fetched
+     *                          and were due after the agent's last answer: they may or may not have happened
+     * @param error             why the last fetch failed, as the admin client said it
+     */
+    public record AgentLost(double atMs, List<Integer> unconfirmedStalls, String error) {
+
+        public AgentLost {
+            unconfirmedStalls = List.copyOf(unconfirmedStalls);
+        }
     }
 
     /**

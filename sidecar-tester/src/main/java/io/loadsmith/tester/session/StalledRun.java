@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.LongSupplier;
 
 /**
  * One tester run, with or without stalls: probes the agent's clock, runs the warm-up, arms the agent at
@@ -191,18 +192,31 @@ public final class StalledRun {
         }
         ClockOffset offset = ClockProbe.measure(lanes.get(0).scheduler(), stalls.admin()::serverNanos,
                 ClockProbe.DEFAULT_PROBES);
-        Arming arming = new Arming(stalls, tester.durationNanos());
+        Scheduler clock = lanes.get(0).scheduler();
+        Arming arming = new Arming(stalls, tester.durationNanos(), clock::nanoTime,
+                !(clock instanceof VirtualScheduler));
         RunResult result = LoadTest.run(tester.stall(true), lanes, source, runDir, arming, control, writer);
         if (arming.failure != null) {
             throw arming.failure;
         }
-        List<ServerStall> recorded;
-        ResultsFile.Versions versions;
-        try {
-            recorded = stalls.admin().stalls(arming.armed.runId());
-            versions = withAgent(stalls.admin());
-        } finally {
+        StallFeed.Fetched fetched;
+        try (StallFeed feed = arming.feed) {
+            fetched = feed.finish();
+        } catch (AdminException e) {
             stalls.admin().disarm();
+            throw e;
+        }
+        List<ServerStall> recorded = fetched.stalls();
+        ResultsFile.Versions versions;
+        if (fetched.lost()) {
+            versions = ResultsFile.Versions.ofTester();
+            disarmQuietly(stalls.admin());
+        } else {
+            try {
+                versions = withAgent(stalls.admin());
+            } finally {
+                stalls.admin().disarm();
+            }
         }
         List<StallWindow> windows = new ArrayList<>();
         List<Integer> indices = new ArrayList<>();
@@ -212,28 +226,50 @@ public final class StalledRun {
             indices.add(stall.index());
         }
         long countEndNanos = arming.countStartNanos + tester.durationNanos();
-        List<Integer> missing = MissingStalls.missing(arming.armed.stalls(),
-                aligning.toTesterNanos(arming.armed.armedAtNanos()), countEndNanos, indices);
+        long armedAtTesterNanos = aligning.toTesterNanos(arming.armed.armedAtNanos());
+        List<Integer> missing = MissingStalls.missing(arming.armed.stalls(), armedAtTesterNanos,
+                fetched.confirmedUntilNanos(countEndNanos), indices);
         RunAlignment alignment = StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows,
                 tester.durationNanos(), bins, StallAlignment.DEFAULT_SCATTER_CAP, tester.seed());
         String warning = MissingStalls.warning(missing);
         if (warning != null) {
             result = result.withWarnings(List.of(warning));
         }
+        if (fetched.lost()) {
+            result = StallFeed.withAgentLost(result, fetched, arming.armed.stalls(), armedAtTesterNanos,
+                    arming.countStartNanos, countEndNanos, missing);
+        }
         return new Outcome(result, offset, arming.armed, recorded, alignment, missing, versions);
     }
 
-    /** Arms the agent when the engine decides the counted start; remembers a failure for the caller. */
+    /** After a lost agent: one bounded try (the admin client's timeouts) to cancel what it may still run. */
+    private static void disarmQuietly(AdminClient admin) {
+        try {
+            admin.disarm();
+        } catch (AdminException gone) {
+            // the agent is gone: nothing of it is left to disarm
+        }
+    }
+
+    /**
+     * Arms the agent when the engine decides the counted start and starts fetching the run's stalls as it
+     * goes (a {@link StallFeed}; fetched by hand only on a virtual clock); remembers a failure for the caller.
+     */
     private static final class Arming implements RunListener {
         private final AgentStalls stalls;
         private final long horizonNanos;
+        private final LongSupplier clock;
+        private final boolean polling;
         AdminClient.Armed armed;
         AdminException failure;
         long countStartNanos;
+        StallFeed feed;
 
-        Arming(AgentStalls stalls, long horizonNanos) {
+        Arming(AgentStalls stalls, long horizonNanos, LongSupplier clock, boolean polling) {
             this.stalls = stalls;
             this.horizonNanos = horizonNanos;
+            this.clock = clock;
+            this.polling = polling;
         }
 
         @Override
@@ -241,6 +277,8 @@ public final class StalledRun {
             countStartNanos = startNanos;
             try {
                 armed = stalls.admin().arm(stalls.spec(horizonNanos), stalls.kind());
+                feed = polling ? StallFeed.start(stalls.admin(), armed.runId(), clock)
+                        : StallFeed.byHand(stalls.admin(), armed.runId(), clock);
             } catch (AdminException e) {
                 failure = e;
             }
