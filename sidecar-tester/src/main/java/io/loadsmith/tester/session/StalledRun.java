@@ -195,7 +195,15 @@ public final class StalledRun {
         Scheduler clock = lanes.get(0).scheduler();
         Arming arming = new Arming(stalls, tester.durationNanos(), clock::nanoTime,
                 !(clock instanceof VirtualScheduler));
-        RunResult result = LoadTest.run(tester.stall(true), lanes, source, runDir, arming, control, writer);
+        RunResult result;
+        try {
+            result = LoadTest.run(tester.stall(true), lanes, source, runDir, arming, control, writer);
+        } catch (IOException | RuntimeException e) {
+            if (arming.feed != null) {
+                arming.feed.close();
+            }
+            throw e;
+        }
         if (arming.failure != null) {
             throw arming.failure;
         }
