@@ -260,7 +260,7 @@ final class IntervalLog implements AutoCloseable {
     }
 
     /** An output stream that remembers the first failure of the stream under it, then rethrows it. */
-    private static final class Remembering extends FilterOutputStream {
+    static final class Remembering extends FilterOutputStream {
         volatile IOException failure;
 
         Remembering(OutputStream out) {
