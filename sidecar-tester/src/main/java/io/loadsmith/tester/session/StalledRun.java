@@ -44,7 +44,7 @@ import java.util.concurrent.Executors;
  * the start of the counted run (the engine's {@link RunListener#countedStart} hook) with the plan's seed,
  * runs, lets the engine wait out the grace, fetches the run's stalls from {@code GET /stalls}, disarms,
  * checks that no planned stall inside the counted span is missing, and aligns the run's request log with
- * the windows.
+ * the windows, and with the service's pauses ({@link ServicePauses}).
  *
  * <pre>{@code
  * StalledRun.Outcome outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source,
@@ -220,6 +220,8 @@ public final class StalledRun {
         if (warning != null) {
             result = result.withWarnings(List.of(warning));
         }
+        result = ServicePauses.attach(result, stalls.admin(), arming.armed.runId(), aligning, arming.countStartNanos,
+                tester.durationNanos(), tester.graceNanos(), runDir);
         return new Outcome(result, offset, arming.armed, recorded, alignment, missing, versions);
     }
 
