@@ -43,7 +43,7 @@ public final class AdminClient {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
-    /** Pages of {@code GET /stalls} fetched at most for one run (the agent pages by 1,000). */
+    /** Pages of {@code GET /stalls} or {@code GET /pauses} fetched at most (the agent pages by 1,000 and 10,000). */
     private static final int MAX_PAGES = 1_000;
 
     private final URI base;

@@ -759,6 +759,20 @@ final class HtmlPage {
 
     // ---------------------------------------------------------------- data for the page's script
 
+    /** The lines of an aligned plot: per series its run, the windows it met (under {@code metKey}) and [x, y] points. */
+    private static List<Map<String, Object>> lines(Alignment a, String metKey) {
+        List<Map<String, Object>> series = new ArrayList<>();
+        for (Alignment.Series s : a.series()) {
+            double[] x = ChartData.binCentres(a, s);
+            List<double[]> points = new ArrayList<>();
+            for (int i = 0; i < x.length; i++) {
+                points.add(new double[] {x[i], s.sendsPerBin().get(i)});
+            }
+            series.add(Map.of("run", String.valueOf(s.run()), metKey, s.stallsMet(), "points", points));
+        }
+        return series;
+    }
+
     private String chartJson() {
         Map<String, Object> data = new LinkedHashMap<>();
         List<Map<String, Object>> runs = new ArrayList<>();
@@ -797,16 +811,7 @@ final class HtmlPage {
             m.put("binMs", a.binMs());
             m.put("fromMs", a.fromMs());
             m.put("toMs", a.toMs());
-            List<Map<String, Object>> series = new ArrayList<>();
-            for (Alignment.Series s : a.series()) {
-                double[] x = ChartData.binCentres(a, s);
-                List<double[]> points = new ArrayList<>();
-                for (int i = 0; i < x.length; i++) {
-                    points.add(new double[] {x[i], s.sendsPerBin().get(i)});
-                }
-                series.add(Map.of("run", String.valueOf(s.run()), "stallsMet", s.stallsMet(), "points", points));
-            }
-            m.put("series", series);
+            m.put("series", lines(a, "stallsMet"));
             List<Map<String, Object>> scatter = new ArrayList<>();
             for (Alignment.Scatter s : a.scatter()) {
                 scatter.add(Map.of("run", String.valueOf(s.run()), "points", s.points()));
@@ -820,16 +825,7 @@ final class HtmlPage {
             m.put("fromMs", p.fromMs());
             m.put("toMs", p.toMs());
             m.put("binMs", p.binMs());
-            List<Map<String, Object>> series = new ArrayList<>();
-            for (Alignment.Series s : p.series()) {
-                double[] x = ChartData.binCentres(p, s);
-                List<double[]> points = new ArrayList<>();
-                for (int i = 0; i < x.length; i++) {
-                    points.add(new double[] {x[i], s.sendsPerBin().get(i)});
-                }
-                series.add(Map.of("run", String.valueOf(s.run()), "pausesMet", s.stallsMet(), "points", points));
-            }
-            m.put("series", series);
+            m.put("series", lines(p, "pausesMet"));
             data.put("pauseAligned", m);
         }
         Experiment e = results.experiment();

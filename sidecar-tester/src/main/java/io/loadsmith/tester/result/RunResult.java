@@ -13,6 +13,8 @@ import java.util.List;
  * apply are null and left out of the JSON (e.g. {@code latency_ms.estimated} for an open run). The last
  * seven fields are set by the stall alignment ({@link #withAlignment}) of a run written with others or with
  * stalls: its folder and line, and, with stalls, its stall summary, clock offset and run id.
+ * {@code servicePauses} and {@code pauseSummary} are set by {@link #withServicePauses} for a run whose agent
+ * observes pauses.
  */
 public record RunResult(
         @JsonProperty(required = true) String name,
