@@ -8,7 +8,7 @@ package io.loadsmith.tester.align;
  * @param endNanos   when it opened again, on the tester's clock (> startNanos)
  * @param held       requests the agent's gate held during the window
  */
-public record StallWindow(int index, long startNanos, long endNanos, long held) {
+public record StallWindow(int index, long startNanos, long endNanos, long held) implements AlignedWindow {
 
     public StallWindow {
         if (endNanos < startNanos) {
@@ -16,6 +16,7 @@ public record StallWindow(int index, long startNanos, long endNanos, long held) 
         }
     }
 
+    @Override
     public long durationNanos() {
         return endNanos - startNanos;
     }

@@ -1,6 +1,7 @@
 package io.loadsmith.tester.result;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.ArrayList;
@@ -12,6 +13,8 @@ import java.util.List;
  * apply are null and left out of the JSON (e.g. {@code latency_ms.estimated} for an open run). The last
  * seven fields are set by the stall alignment ({@link #withAlignment}) of a run written with others or with
  * stalls: its folder and line, and, with stalls, its stall summary, clock offset and run id.
+ * {@code servicePauses} and {@code pauseSummary} are set by {@link #withServicePauses} for a run whose agent
+ * observes pauses.
  */
 public record RunResult(
         @JsonProperty(required = true) String name,
@@ -48,13 +51,16 @@ public record RunResult(
         String runId,
         Connections connections,
         TransportUsed transport,
-        AgentLost agentLost) {
+        AgentLost agentLost,
+        List<PauseRow> servicePauses,
+        PauseSummary pauseSummary) {
 
     public RunResult {
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
         steps = steps == null ? List.of() : List.copyOf(steps);
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
         stalls = stalls == null ? List.of() : List.copyOf(stalls);
+        servicePauses = servicePauses == null ? null : List.copyOf(servicePauses);
     }
 
     /** A run as the engine ends it: no stall alignment yet. */
@@ -66,7 +72,7 @@ public record RunResult(
                      String hlog) {
         this(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts, latencyMs, estimate,
                 aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline, spectrum, steps,
-                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null, null);
+                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -85,7 +91,7 @@ public record RunResult(
                 aligned == null ? null : aligned.summary(),
                 aligned == null ? null : aligned.clockOffsetNs(), aligned == null ? null : aligned.clockUncertaintyNs(),
                 aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId(), connections,
-                transport, agentLost);
+                transport, agentLost, servicePauses, pauseSummary);
     }
 
     /** This run with more warnings appended. */
@@ -95,7 +101,7 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, all, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, servicePauses, pauseSummary);
     }
 
     /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
@@ -103,7 +109,7 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport, agentLost);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport, agentLost, servicePauses, pauseSummary);
     }
 
     /** This run with the transport that ran it (null: none, a simulation). */
@@ -111,7 +117,7 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value, agentLost);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value, agentLost, servicePauses, pauseSummary);
     }
 
     /** This run with the agent lost during it (null: the agent answered to the end). */
@@ -119,7 +125,18 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, value);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, value, servicePauses, pauseSummary);
+    }
+
+    /**
+     * This run with the pauses the agent's observer saw during it ({@code service_pauses}) and their summary
+     * ({@code pause_summary}); null for both: not observed.
+     */
+    public RunResult withServicePauses(List<PauseRow> rows, PauseSummary summary) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, rows, summary);
     }
 
     /**
@@ -169,6 +186,26 @@ public record RunResult(
         public StallSummary {
             missing = missing == null ? List.of() : List.copyOf(missing);
         }
+    }
+
+    /**
+     * What one tester did around one pause the service's observer saw (times on the tester's clock), with
+     * the counts of {@link StallRow}; {@code timeToSafepointNs} is null (and written as null) for a sleeper
+     * window.
+     */
+    public record PauseRow(int index, String source, String label, long startNs, long endNs,
+                           @JsonInclude(JsonInclude.Include.ALWAYS) Long timeToSafepointNs, long sentDuring,
+                           long intendedDuring, long inFlightAtStart, long overlapping, boolean met) {
+    }
+
+    /**
+     * A run's service pauses in a few numbers: those listed, those met (inside the counted span), requests
+     * sent inside the pauses met (summed over them), requests whose lifetime overlapped one and their share
+     * (0 to 1, rounded to 6 decimals) of the sent requests, and the time the pauses met cover (their union),
+     * in ms.
+     */
+    public record PauseSummary(int pauses, int pausesMet, long sentDuringTotal, long overlapping,
+                               double overlappingShare, double pausedMs) {
     }
 
     /** The load model and its settings; fields that do not apply to the model are null. */

@@ -45,7 +45,7 @@ import java.util.function.LongSupplier;
  * the start of the counted run (the engine's {@link RunListener#countedStart} hook) with the plan's seed,
  * runs, lets the engine wait out the grace, fetches the run's stalls from {@code GET /stalls}, disarms,
  * checks that no planned stall inside the counted span is missing, and aligns the run's request log with
- * the windows.
+ * the windows, and with the service's pauses ({@link ServicePauses}).
  *
  * <pre>{@code
  * StalledRun.Outcome outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source,
@@ -246,6 +246,9 @@ public final class StalledRun {
         if (fetched.lost()) {
             result = StallFeed.withAgentLost(result, fetched, arming.armed.stalls(), armedAtTesterNanos,
                     arming.countStartNanos, countEndNanos, missing);
+        } else {
+            result = ServicePauses.attach(result, stalls.admin(), arming.armed.runId(), aligning, arming.countStartNanos,
+                    tester.durationNanos(), tester.graceNanos(), runDir);
         }
         return new Outcome(result, offset, arming.armed, recorded, alignment, missing, versions);
     }
