@@ -516,8 +516,11 @@ public final class AdminServer implements AutoCloseable {
             }
         }
 
-        /** How much of an oversized body is read and dropped before answering 413. */
-        private static final long DRAIN_LIMIT_BYTES = 1 << 20;
+        /**
+         * How much of an oversized body is read and dropped before answering 413 (the time it may take is
+         * bounded by {@link #EXCHANGE_LIMIT_MILLIS}).
+         */
+        private static final long DRAIN_LIMIT_BYTES = 64L << 20;
 
         private byte[] readBody(HttpExchange exchange) throws IOException, AdminError {
             int max = config.maxBodyBytes();
