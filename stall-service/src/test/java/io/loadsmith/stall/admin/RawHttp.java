@@ -25,9 +25,9 @@ final class RawHttp {
     /** How an exchange ended: {@code statuses} are every status line read, in order (empty: closed unanswered). */
     record Outcome(List<Integer> statuses, String text, boolean reset, boolean timedOut, long elapsedNanos) {
 
-        /** The first status, or -1 when the server answered nothing. */
+        /** The first final (not 1xx) status, or -1 when the server answered none. */
         int status() {
-            return statuses.isEmpty() ? -1 : statuses.get(0);
+            return statuses.stream().filter(status -> status >= 200).findFirst().orElse(-1);
         }
 
         /** The first answer's body (after the blank line), or "" without one. */
