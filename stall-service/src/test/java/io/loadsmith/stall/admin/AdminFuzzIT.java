@@ -2,7 +2,6 @@ package io.loadsmith.stall.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -40,13 +39,5 @@ class AdminFuzzIT {
         for (int i = 0; i < 1_000; i++) {
             assertThat(second.next().describe()).isEqualTo(first.next().describe());
         }
-    }
-
-    static String table(AdminFuzzCampaign.Report report) {
-        StringBuilder out = new StringBuilder();
-        for (Map.Entry<AdminFuzz.Family, Map<String, Integer>> family : report.counts().entrySet()) {
-            out.append(family.getKey()).append(' ').append(family.getValue()).append('\n');
-        }
-        return out.toString();
     }
 }
