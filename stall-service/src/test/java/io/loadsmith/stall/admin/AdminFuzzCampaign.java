@@ -1,5 +1,6 @@
 package io.loadsmith.stall.admin;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -38,7 +39,8 @@ final class AdminFuzzCampaign {
                   long slowestNanos, String slowestCase, int armedByValidCalls) {
     }
 
-    private static final int KEEP_BYTES = 64 << 10;
+    /** Enough for the answer of a plan of 100,000 stalls. */
+    private static final int KEEP_BYTES = 32 << 20;
     private static final long MAX_HORIZON_NANOS = 3_600_000_000_000L;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -101,9 +103,14 @@ final class AdminFuzzCampaign {
     }
 
     /** What is wrong with the plan a 200 from /arm answered (its horizon, offsets, durations), or null. */
-    static String insanePlan(String answer) throws IOException {
+    static String insanePlan(String answer) {
         int start = answer.indexOf('{');
-        JsonNode plan = JSON.readTree(answer.substring(Math.max(0, start)));
+        JsonNode plan;
+        try {
+            plan = JSON.readTree(answer.substring(Math.max(0, start)));
+        } catch (JsonProcessingException e) {
+            return "answered what is not JSON (" + e.getOriginalMessage() + ")";
+        }
         long horizonNanos = plan.path("horizon_ns").asLong(-1);
         if (horizonNanos <= 0 || horizonNanos > MAX_HORIZON_NANOS) {
             return "has horizon_ns " + horizonNanos;

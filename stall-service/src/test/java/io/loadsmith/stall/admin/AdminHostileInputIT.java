@@ -63,6 +63,31 @@ class AdminHostileInputIT {
         assertThat(outcome.body()).isEqualTo("{\"error\":\"body: over the limit of 65536 bytes\"}\n");
     }
 
+    @Test
+    void a_client_that_sends_half_its_body_and_waits_reads_a_408_and_the_connection_is_closed() throws Exception {
+        byte[] request = ("POST /arm HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+                + "{\"seed\": 7, ").getBytes(StandardCharsets.US_ASCII);
+
+        RawHttp.Outcome outcome = RawHttp.sendAndWait(server.address(), request, DEADLINE_MILLIS, 64 << 10);
+
+        assertThat(outcome.timedOut()).as("closed before the client's deadline").isFalse();
+        assertThat(outcome.status()).isEqualTo(408);
+        assertThat(outcome.text()).containsIgnoringCase("Connection: close\r\n");
+        assertThat(outcome.body()).isEqualTo("{\"error\":\"body: not received in time (a request may take 5 s, 1 s while other "
+                + "connections wait); the connection is closed\"}\n");
+        assertThat(controller.armed()).isFalse();
+    }
+
+    @Test
+    void a_client_that_stops_inside_its_headers_is_closed_without_an_answer() throws Exception {
+        byte[] request = "POST /arm HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty".getBytes(StandardCharsets.US_ASCII);
+
+        RawHttp.Outcome outcome = RawHttp.sendAndWait(server.address(), request, DEADLINE_MILLIS, 64 << 10);
+
+        assertThat(outcome.timedOut()).as("closed before the client's deadline").isFalse();
+        assertThat(outcome.statuses()).isEmpty();
+    }
+
     private static byte[] concat(byte[] head, byte[] tail) {
         byte[] all = Arrays.copyOf(head, head.length + tail.length);
         System.arraycopy(tail, 0, all, head.length, tail.length);

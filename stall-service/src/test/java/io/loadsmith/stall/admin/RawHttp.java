@@ -47,6 +47,16 @@ final class RawHttp {
      * @param maxReadBytes   how much of the answer is kept (the rest is read and dropped)
      */
     static Outcome exchange(InetSocketAddress address, byte[] request, int deadlineMillis, int maxReadBytes) throws IOException {
+        return exchange(address, request, deadlineMillis, maxReadBytes, true);
+    }
+
+    /** As {@link #exchange(InetSocketAddress, byte[], int, int)}, but keeps sending open: a client that stops and waits. */
+    static Outcome sendAndWait(InetSocketAddress address, byte[] request, int deadlineMillis, int maxReadBytes) throws IOException {
+        return exchange(address, request, deadlineMillis, maxReadBytes, false);
+    }
+
+    private static Outcome exchange(InetSocketAddress address, byte[] request, int deadlineMillis, int maxReadBytes, boolean halfClose)
+            throws IOException {
         long startNanos = System.nanoTime();
         long deadlineNanos = startNanos + deadlineMillis * 1_000_000L;
         ByteArrayOutputStream answer = new ByteArrayOutputStream();
@@ -59,7 +69,9 @@ final class RawHttp {
                 OutputStream out = socket.getOutputStream();
                 out.write(request);
                 out.flush();
-                socket.shutdownOutput();
+                if (halfClose) {
+                    socket.shutdownOutput();
+                }
             } catch (SocketException e) {
                 reset = true; // the server closed while we wrote: read what it answered before that
             }
