@@ -22,8 +22,13 @@ public final class AdminFuzzBench {
         AdminFuzzCampaign.Report report;
         long startNanos = System.nanoTime();
         try (FuzzTarget target = new FuzzTarget()) {
-            report = new AdminFuzzCampaign(target.admin.address(), FuzzTarget.TOKEN, DEADLINE_MILLIS).run(seed, requests, BATCH,
-                    target::appAnswers);
+            int[] batches = {0};
+            report = new AdminFuzzCampaign(target.admin.address(), FuzzTarget.TOKEN, DEADLINE_MILLIS).run(seed, requests, BATCH, () -> {
+                if (++batches[0] % 10 == 0) {
+                    System.err.printf("# %d requests%n", batches[0] * BATCH);
+                }
+                return target.appAnswers();
+            });
             if (target.controller.armed()) {
                 report.violations().add("armed at the end of the campaign");
             }
