@@ -32,10 +32,11 @@ final class AdminFuzz {
     record Case(int index, Family family, String mutation, byte[] raw, String method, String path,
                 Map<String, String> headers, byte[] body, boolean mayArm) {
 
-        /** True when the call is aimed at {@code POST /arm} (a 200 then means it armed). */
+        /** True when the call's request line names {@code /arm} (a 200 then means it armed). */
         boolean aimsAtArm() {
-            return raw != null ? new String(raw, 0, Math.min(raw.length, 4096), StandardCharsets.ISO_8859_1).contains("/arm")
-                    : path.startsWith("/arm");
+            String line = raw != null ? new String(raw, 0, Math.min(raw.length, 20_000), StandardCharsets.ISO_8859_1).split("\r?\n", 2)[0]
+                    : path;
+            return line.replace("/disarm", "").contains("/arm");
         }
 
         String describe() {
