@@ -33,6 +33,22 @@ final class CopiedServer {
         return classPath;
     }
 
+    /**
+     * The class path of a module under examples/frameworks, from its {@code target} folder: its
+     * {@code classes} (when it has any) followed by the jars its build copied to {@code lib}, sorted.
+     */
+    static List<String> frameworkClassPath(Path moduleTarget) {
+        File[] jars = moduleTarget.resolve("lib").toFile().listFiles((dir, name) -> name.endsWith(".jar"));
+        assertThat(jars).as("jars in %s/lib (built by examples/frameworks)", moduleTarget).isNotEmpty();
+        List<String> classPath = new ArrayList<>();
+        Path classes = moduleTarget.resolve("classes");
+        if (Files.isDirectory(classes)) {
+            classPath.add(classes.toAbsolutePath().toString());
+        }
+        Arrays.stream(jars).map(File::getAbsolutePath).sorted().forEach(classPath::add);
+        return classPath;
+    }
+
     private static Path compile(List<String> libraries, String sourceResource, String appClass) {
         try {
             Path dir = Files.createTempDirectory(appClass);
