@@ -49,14 +49,54 @@ final class CopiedServer {
         return classPath;
     }
 
+    /**
+     * The app folder followed by every jar of {@code moduleTarget}/lib, the app's source compiled by
+     * {@code javaHome}'s javac (for a library newer than the JDK the build runs on); compiled once per test
+     * JVM.
+     */
+    static synchronized List<String> frameworkClassPathCompiledBy(Path javaHome, Path moduleTarget, String sourceResource,
+                                                                  String appClass) {
+        List<String> jars = frameworkClassPath(moduleTarget);
+        Path compiled = COMPILED.computeIfAbsent(sourceResource, resource -> javac(javaHome, jars, resource, appClass));
+        List<String> classPath = new ArrayList<>(jars);
+        classPath.add(0, compiled.toString());
+        return classPath;
+    }
+
+    private static final java.util.Map<String, Path> COMPILED = new java.util.HashMap<>();
+
+    private static Path javac(Path javaHome, List<String> libraries, String sourceResource, String appClass) {
+        try {
+            Path dir = Files.createTempDirectory(appClass);
+            Path source = writeSource(dir, sourceResource, appClass);
+            Path log = dir.resolve("javac.log");
+            Process javac = new ProcessBuilder(javaHome.resolve("bin").resolve("javac").toString(), "-d", dir.toString(),
+                    "-cp", String.join(File.pathSeparator, libraries), source.toString())
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            assertThat(javac.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).as("javac %s finished in 120 s", appClass).isTrue();
+            assertThat(javac.exitValue()).as("javac %s: %s", appClass, Files.readString(log)).isZero();
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Path writeSource(Path dir, String sourceResource, String appClass) throws IOException {
+        Path source = dir.resolve(appClass + ".java");
+        try (InputStream in = CopiedServer.class.getResourceAsStream(sourceResource)) {
+            assertThat(in).as("test resource %s", sourceResource).isNotNull();
+            Files.writeString(source, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+        return source;
+    }
+
     private static Path compile(List<String> libraries, String sourceResource, String appClass) {
         try {
             Path dir = Files.createTempDirectory(appClass);
-            Path source = dir.resolve(appClass + ".java");
-            try (InputStream in = CopiedServer.class.getResourceAsStream(sourceResource)) {
-                assertThat(in).as("test resource %s", sourceResource).isNotNull();
-                Files.writeString(source, new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            }
+            Path source = writeSource(dir, sourceResource, appClass);
             int status = ToolProvider.getSystemJavaCompiler().run(null, null, null, "--release", "17", "-d", dir.toString(),
                     "-cp", String.join(File.pathSeparator, libraries), source.toString());
             assertThat(status).as("javac %s", appClass).isZero();
