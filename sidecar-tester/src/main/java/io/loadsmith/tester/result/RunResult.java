@@ -11,7 +11,8 @@ import java.util.List;
  * on the tester's clock in nanoseconds; docs/results-json.md describes every field. Fields that do not
  * apply are null and left out of the JSON (e.g. {@code latency_ms.estimated} for an open run). The last
  * seven fields are set by the stall alignment ({@link #withAlignment}) of a run written with others or with
- * stalls: its folder and line, and, with stalls, its stall summary, clock offset and run id.
+ * stalls: its folder and line, and, with stalls, its stall summary, clock offset and run id. The last two are
+ * the tester's own pauses of a real run ({@link #withTesterPauses}).
  */
 public record RunResult(
         @JsonProperty(required = true) String name,
@@ -47,7 +48,9 @@ public record RunResult(
         Long clockOffsetUsedNs,
         String runId,
         Connections connections,
-        TransportUsed transport) {
+        TransportUsed transport,
+        List<TesterPause> testerPauses,
+        Long requestsMetTesterPause) {
 
     public RunResult {
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
@@ -65,7 +68,7 @@ public record RunResult(
                      String hlog) {
         this(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts, latencyMs, estimate,
                 aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline, spectrum, steps,
-                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null);
+                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -84,7 +87,7 @@ public record RunResult(
                 aligned == null ? null : aligned.summary(),
                 aligned == null ? null : aligned.clockOffsetNs(), aligned == null ? null : aligned.clockUncertaintyNs(),
                 aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId(), connections,
-                transport);
+                transport, testerPauses, requestsMetTesterPause);
     }
 
     /** This run with more warnings appended. */
@@ -94,7 +97,8 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, all, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, testerPauses,
+                requestsMetTesterPause);
     }
 
     /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
@@ -102,7 +106,8 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport, testerPauses,
+                requestsMetTesterPause);
     }
 
     /** This run with the transport that ran it (null: none, a simulation). */
@@ -110,7 +115,29 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value, testerPauses,
+                requestsMetTesterPause);
+    }
+
+    /** This run with the tester's own pauses and the requests that met one (real runs only). */
+    public RunResult withTesterPauses(List<TesterPause> pauses, long metRequests) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, List.copyOf(pauses), metRequests);
+    }
+
+    /**
+     * A pause of the tester itself during the counted run (docs/pauses.md, "The tester's own pauses").
+     *
+     * @param source  {@code safepoint} (its JVM's, from JFR), {@code loop} (its send loop came to a send more
+     *                than 1 ms late) or {@code sleeper}
+     * @param label   the safepoint's VM operation (and collector and cause), or {@code loop}
+     * @param startNs when it started, tester clock (like a stall's {@code start_ns})
+     * @param endNs   when it ended, tester clock
+     */
+    public record TesterPause(@JsonProperty(required = true) String source,
+                              @JsonProperty(required = true) String label, long startNs, long endNs) {
     }
 
     /**
