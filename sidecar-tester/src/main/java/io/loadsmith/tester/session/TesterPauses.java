@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -33,16 +35,39 @@ final class TesterPauses implements AutoCloseable {
     private static final long POLL_NANOS = 10_000_000L;
     private static final String LOOP = "loop";
 
-    private final PauseObserver observer;
+    /** The name of the thread that starts the observer. */
+    static final String START_THREAD = "loadsmith-pause-start";
+
+    private final CompletableFuture<Started> started;
     private final LoopWindows loop = new LoopWindows();
 
-    private TesterPauses(PauseObserver observer) {
-        this.observer = observer;
+    /** The observer, and from when it observes (tester clock). */
+    private record Started(PauseObserver observer, long sinceNanos) {
     }
 
-    /** Starts observing this JVM's safepoints (and, through {@link #around}, the run's late sends). */
+    private TesterPauses(CompletableFuture<Started> started) {
+        this.started = started;
+    }
+
+    /**
+     * Starts observing this JVM's safepoints (and, through {@link #around}, the run's late sends). The JFR
+     * stream starts on a thread of its own ({@value #START_THREAD}): its start takes from a few hundred
+     * milliseconds to seconds on a busy box, which then overlaps the transport's start, the clock probe
+     * and the warm-up instead of adding to them.
+     */
     static TesterPauses start() {
-        return new TesterPauses(PauseObserver.safepointsOnly(Clock.system()));
+        CompletableFuture<Started> started = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                PauseObserver observer = PauseObserver.safepointsOnly(Clock.system());
+                started.complete(new Started(observer, System.nanoTime()));
+            } catch (Throwable t) {
+                started.completeExceptionally(t);
+            }
+        }, START_THREAD);
+        thread.setDaemon(true);
+        thread.start();
+        return new TesterPauses(started);
     }
 
     /** The run's listener: {@code inner} with the late sends reported here. */
@@ -57,13 +82,19 @@ final class TesterPauses implements AutoCloseable {
      * not delivered past the run's end {@link #DELIVERY_WAIT_NANOS} after it.
      */
     RunResult attach(RunResult result, Path runDir) throws IOException {
+        Started observing = started.join();
+        PauseObserver observer = observing.observer();
         List<String> warnings = new ArrayList<>();
-        if (!awaitDelivery(result.endNs())) {
+        if (observing.sinceNanos() - result.startNs() > 0) {
+            warnings.add(String.format(Locale.ROOT, "JFR started %.1f s into the counted run: tester_pauses has no"
+                    + " safepoint of the tester before then", (observing.sinceNanos() - result.startNs()) / 1e9));
+        }
+        if (!awaitDelivery(observer, result.endNs())) {
             warnings.add("JFR had not delivered the tester's safepoints up to the run's end 3 s after it:"
                     + " tester_pauses may miss the last ones");
         }
         List<RunResult.TesterPause> pauses = new ArrayList<>();
-        for (PauseWindow w : safepoints()) {
+        for (PauseWindow w : safepoints(observer)) {
             if (overlaps(w.startNanos(), w.endNanos(), result)) {
                 pauses.add(new RunResult.TesterPause(w.source().wireName(), w.label(), w.startNanos(), w.endNanos()));
             }
@@ -104,7 +135,7 @@ final class TesterPauses implements AutoCloseable {
         return endNanos - run.startNs() >= 0 && run.endNs() - startNanos >= 0;
     }
 
-    private boolean awaitDelivery(long endNanos) {
+    private static boolean awaitDelivery(PauseObserver observer, long endNanos) {
         long deadline = System.nanoTime() + DELIVERY_WAIT_NANOS;
         while (!observer.finalisedUpTo(endNanos)) {
             if (System.nanoTime() - deadline > 0) {
@@ -115,7 +146,7 @@ final class TesterPauses implements AutoCloseable {
         return true;
     }
 
-    private List<PauseWindow> safepoints() {
+    private static List<PauseWindow> safepoints(PauseObserver observer) {
         List<PauseWindow> found = new ArrayList<>();
         long since = 0;
         PausePage page;
@@ -127,9 +158,13 @@ final class TesterPauses implements AutoCloseable {
         return found;
     }
 
-    /** Stops the observer. Idempotent. */
+    /** Stops the observer, once it has started. Idempotent. */
     @Override
     public void close() {
-        observer.close();
+        try {
+            started.join().observer().close();
+        } catch (CompletionException e) {
+            // it never started: nothing to stop
+        }
     }
 }
