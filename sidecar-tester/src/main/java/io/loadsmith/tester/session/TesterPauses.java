@@ -16,8 +16,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -35,39 +33,20 @@ final class TesterPauses implements AutoCloseable {
     private static final long POLL_NANOS = 10_000_000L;
     private static final String LOOP = "loop";
 
-    /** The name of the thread that starts the observer. */
-    static final String START_THREAD = "loadsmith-pause-start";
-
-    private final CompletableFuture<Started> started;
+    private final PauseObserver observer;
     private final LoopWindows loop = new LoopWindows();
 
-    /** The observer, and from when it observes (tester clock). */
-    private record Started(PauseObserver observer, long sinceNanos) {
-    }
-
-    private TesterPauses(CompletableFuture<Started> started) {
-        this.started = started;
+    private TesterPauses(PauseObserver observer) {
+        this.observer = observer;
     }
 
     /**
-     * Starts observing this JVM's safepoints (and, through {@link #around}, the run's late sends). The JFR
-     * stream starts on a thread of its own ({@value #START_THREAD}): its start takes from a few hundred
-     * milliseconds to seconds on a busy box, which then overlaps the transport's start, the clock probe
-     * and the warm-up instead of adding to them.
+     * Starts observing this JVM's safepoints (and, through {@link #around}, the run's late sends); returns
+     * once the JFR stream runs. The first start in a JVM costs seconds of CPU on a busy box (later ones tens
+     * of ms): it is not left to overlap the run, whose sends it would delay.
      */
     static TesterPauses start() {
-        CompletableFuture<Started> started = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                PauseObserver observer = PauseObserver.safepointsOnly(Clock.system());
-                started.complete(new Started(observer, System.nanoTime()));
-            } catch (Throwable t) {
-                started.completeExceptionally(t);
-            }
-        }, START_THREAD);
-        thread.setDaemon(true);
-        thread.start();
-        return new TesterPauses(started);
+        return new TesterPauses(PauseObserver.safepointsOnly(Clock.system()));
     }
 
     /** The run's listener: {@code inner} with the late sends reported here. */
@@ -82,13 +61,7 @@ final class TesterPauses implements AutoCloseable {
      * not delivered past the run's end {@link #DELIVERY_WAIT_NANOS} after it.
      */
     RunResult attach(RunResult result, Path runDir) throws IOException {
-        Started observing = started.join();
-        PauseObserver observer = observing.observer();
         List<String> warnings = new ArrayList<>();
-        if (observing.sinceNanos() - result.startNs() > 0) {
-            warnings.add(String.format(Locale.ROOT, "JFR started %.1f s into the counted run: tester_pauses has no"
-                    + " safepoint of the tester before then", (observing.sinceNanos() - result.startNs()) / 1e9));
-        }
         if (!awaitDelivery(observer, result.endNs())) {
             warnings.add("JFR had not delivered the tester's safepoints up to the run's end 3 s after it:"
                     + " tester_pauses may miss the last ones");
@@ -158,13 +131,9 @@ final class TesterPauses implements AutoCloseable {
         return found;
     }
 
-    /** Stops the observer, once it has started. Idempotent. */
+    /** Stops the observer. Idempotent. */
     @Override
     public void close() {
-        try {
-            started.join().observer().close();
-        } catch (CompletionException e) {
-            // it never started: nothing to stop
-        }
+        observer.close();
     }
 }
