@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
  * run's observer is up, calls {@code System.gc()} between two {@code System.nanoTime()} readings: a safepoint
  * of the tester's own JVM.
  */
-class TesterPausesIT {
+class ObservedTesterPausesIT {
 
     private static final long S = 1_000_000_000L;
     /** Requests before the collecting one: the counted run (it has no warm-up) is under way. */
