@@ -15,6 +15,7 @@ import java.util.List;
  * stalls: its folder and line, and, with stalls, its stall summary, clock offset and run id.
  * {@code servicePauses} and {@code pauseSummary} are set by {@link #withServicePauses} for a run whose agent
  * observes pauses.
+ * The last two are the tester's own pauses of a real run ({@link #withTesterPauses}).
  */
 public record RunResult(
         @JsonProperty(required = true) String name,
@@ -53,7 +54,10 @@ public record RunResult(
         TransportUsed transport,
         AgentLost agentLost,
         List<PauseRow> servicePauses,
-        PauseSummary pauseSummary) {
+        PauseSummary pauseSummary,
+
+        List<TesterPause> testerPauses,
+        Long requestsMetTesterPause) {
 
     public RunResult {
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
@@ -72,7 +76,7 @@ public record RunResult(
                      String hlog) {
         this(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts, latencyMs, estimate,
                 aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline, spectrum, steps,
-                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null, null, null, null);
+                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -91,7 +95,8 @@ public record RunResult(
                 aligned == null ? null : aligned.summary(),
                 aligned == null ? null : aligned.clockOffsetNs(), aligned == null ? null : aligned.clockUncertaintyNs(),
                 aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId(), connections,
-                transport, agentLost, servicePauses, pauseSummary);
+                transport, agentLost, servicePauses, pauseSummary, testerPauses,
+                requestsMetTesterPause);
     }
 
     /** This run with more warnings appended. */
@@ -101,7 +106,8 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, all, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, servicePauses, pauseSummary);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, servicePauses, pauseSummary, testerPauses,
+                requestsMetTesterPause);
     }
 
     /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
@@ -109,7 +115,8 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport, agentLost, servicePauses, pauseSummary);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport, agentLost, servicePauses, pauseSummary, testerPauses,
+                requestsMetTesterPause);
     }
 
     /** This run with the transport that ran it (null: none, a simulation). */
@@ -117,7 +124,8 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value, agentLost, servicePauses, pauseSummary);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value, agentLost, servicePauses, pauseSummary, testerPauses,
+                requestsMetTesterPause);
     }
 
     /** This run with the agent lost during it (null: the agent answered to the end). */
@@ -125,7 +133,8 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, value, servicePauses, pauseSummary);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, value, servicePauses, pauseSummary, testerPauses,
+                requestsMetTesterPause);
     }
 
     /**
@@ -136,7 +145,8 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, rows, summary);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, rows, summary, testerPauses,
+                requestsMetTesterPause);
     }
 
     /**
@@ -153,6 +163,28 @@ public record RunResult(
         public AgentLost {
             unconfirmedStalls = List.copyOf(unconfirmedStalls);
         }
+    }
+
+    /** This run with the tester's own pauses and the requests that met one (real runs only). */
+    public RunResult withTesterPauses(List<TesterPause> pauses, long metRequests) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, servicePauses, pauseSummary,
+                List.copyOf(pauses), metRequests);
+    }
+
+    /**
+     * A pause of the tester itself during the counted run (docs/pauses.md, "The tester's own pauses").
+     *
+     * @param source  {@code safepoint} (its JVM's, from JFR), {@code loop} (its send loop came to a send more
+     *                than 1 ms late) or {@code sleeper}
+     * @param label   the safepoint's VM operation (and collector and cause), or {@code loop}
+     * @param startNs when it started, tester clock (like a stall's {@code start_ns})
+     * @param endNs   when it ended, tester clock
+     */
+    public record TesterPause(@JsonProperty(required = true) String source,
+                              @JsonProperty(required = true) String label, long startNs, long endNs) {
     }
 
     /**

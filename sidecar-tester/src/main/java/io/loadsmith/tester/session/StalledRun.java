@@ -45,7 +45,9 @@ import java.util.function.LongSupplier;
  * the start of the counted run (the engine's {@link RunListener#countedStart} hook) with the plan's seed,
  * runs, lets the engine wait out the grace, fetches the run's stalls from {@code GET /stalls}, disarms,
  * checks that no planned stall inside the counted span is missing, and aligns the run's request log with
- * the windows, and with the service's pauses ({@link ServicePauses}).
+ * the windows, and with the service's pauses ({@link ServicePauses}). A real run (not on a virtual clock)
+ * also observes the tester's own pauses from before its warm-up to after its end, unless {@link TesterSpec#testerPauses} is off ({@code tester_pauses},
+ * {@code requests_met_tester_pause}; docs/pauses.md).
  *
  * <pre>{@code
  * StalledRun.Outcome outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source,
@@ -172,22 +174,28 @@ public final class StalledRun {
             thread.setDaemon(true);
             return thread;
         });
+        TesterPauses self = virtual || !tester.testerPauses() ? null : TesterPauses.start();
         try {
-            return run(tester, lanes, source, runDir, stalls, bins, control, writer == null ? Runnable::run : writer);
+            Outcome outcome = run(tester, lanes, source, runDir, stalls, bins, control,
+                    writer == null ? Runnable::run : writer, self);
+            return self == null ? outcome : outcome.withResult(self.attach(outcome.result(), runDir));
         } finally {
             if (writer != null) {
                 writer.shutdown();
             }
+            if (self != null) {
+                self.close();
+            }
         }
     }
 
-    /** The run, its files written by {@code writer}. */
+    /** The run, its files written by {@code writer}, its tester pauses observed by {@code self} (or null). */
     private static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
-                               AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer)
-            throws IOException {
+                               AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer,
+                               TesterPauses self) throws IOException {
         if (stalls == null) {
-            RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir, RunListener.NONE, control,
-                    writer);
+            RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir,
+                    self == null ? RunListener.NONE : self.around(RunListener.NONE), control, writer);
             return new Outcome(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
         }
         ClockOffset offset = ClockProbe.measure(lanes.get(0).scheduler(), stalls.admin()::serverNanos,
@@ -197,7 +205,8 @@ public final class StalledRun {
                 !(clock instanceof VirtualScheduler));
         RunResult result;
         try {
-            result = LoadTest.run(tester.stall(true), lanes, source, runDir, arming, control, writer);
+            result = LoadTest.run(tester.stall(true), lanes, source, runDir,
+                    self == null ? arming : self.around(arming), control, writer);
         } catch (IOException | RuntimeException e) {
             if (arming.feed != null) {
                 arming.feed.close();
