@@ -1,6 +1,8 @@
 package io.loadsmith.tester.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.loadsmith.stall.BuildInfo;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
@@ -22,6 +24,7 @@ import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.result.AtomicFiles;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.transport.ConnectionStats;
@@ -53,6 +56,10 @@ import java.util.concurrent.Executors;
  * }</pre>
  */
 public final class StalledRun {
+
+    /** The agent's stalls of a run, kept in its folder. */
+    public static final String AGENT_STALLS_FILE = "agent-stalls.json";
+    private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private StalledRun() {
     }
@@ -200,6 +207,7 @@ public final class StalledRun {
         ResultsFile.Versions versions;
         try {
             recorded = stalls.admin().stalls(arming.armed.runId());
+            keepAgentStalls(stalls.admin(), arming.armed.runId(), runDir);
             versions = withAgent(stalls.admin());
         } finally {
             stalls.admin().disarm();
@@ -221,6 +229,15 @@ public final class StalledRun {
             result = result.withWarnings(List.of(warning));
         }
         return new Outcome(result, offset, arming.armed, recorded, alignment, missing, versions);
+    }
+
+    /**
+     * Keeps the run's stalls as the agent answered {@code GET /stalls?run_id=} in {@value #AGENT_STALLS_FILE}
+     * beside its request log, so that the run's per-stall figures can be recomputed ({@code loadsmith verify}).
+     */
+    private static void keepAgentStalls(AdminClient admin, String runId, Path runDir) throws IOException {
+        JsonNode answer = admin.stallsJson(runId, 0);
+        AtomicFiles.write(runDir.resolve(AGENT_STALLS_FILE), out -> PRETTY.writeValue(out, answer));
     }
 
     /** Arms the agent when the engine decides the counted start; remembers a failure for the caller. */
