@@ -219,11 +219,12 @@ public final class StalledRun {
             windows.add(stall.onTesterClock(aligning));
             indices.add(stall.index());
         }
-        long countEndNanos = arming.countStartNanos + tester.durationNanos();
+        long countedNanos = Math.round(result.durationMs() * 1e6); // the configured duration, or until a user stop
+        long countEndNanos = arming.countStartNanos + countedNanos;
         List<Integer> missing = MissingStalls.missing(arming.armed.stalls(),
                 aligning.toTesterNanos(arming.armed.armedAtNanos()), countEndNanos, indices);
         RunAlignment alignment = StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows,
-                tester.durationNanos(), bins, StallAlignment.DEFAULT_SCATTER_CAP, tester.seed());
+                countedNanos, bins, StallAlignment.DEFAULT_SCATTER_CAP, tester.seed());
         String warning = MissingStalls.warning(missing);
         if (warning != null) {
             result = result.withWarnings(List.of(warning));
