@@ -110,7 +110,8 @@ class VerifyCommandTest {
         assertThat(missing.err).contains(copy.resolve("agent-pauses.json") + ": no such file");
     }
 
-    private static Path copy(Path from, Path to) throws IOException {
+    /** Copies the files of a folder (not its subfolders) into a new one. */
+    static Path copy(Path from, Path to) throws IOException {
         Files.createDirectories(to);
         try (Stream<Path> files = Files.list(from)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
@@ -120,10 +121,12 @@ class VerifyCommandTest {
         return to;
     }
 
-    private record Execution(int exit, String out, String err) {
+    /** A command's exit code and what it printed. */
+    record Execution(int exit, String out, String err) {
     }
 
-    private static Execution execute(String... args) {
+    /** Runs loadsmith with {@code args} in this JVM. */
+    static Execution execute(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cmd = Main.commandLine();

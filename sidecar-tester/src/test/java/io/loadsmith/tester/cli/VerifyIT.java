@@ -1,5 +1,7 @@
 package io.loadsmith.tester.cli;
 
+import static io.loadsmith.tester.cli.VerifyCommandTest.copy;
+import static io.loadsmith.tester.cli.VerifyCommandTest.execute;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,8 +14,6 @@ import io.loadsmith.stall.control.StallController;
 import io.loadsmith.stall.gate.StallGate;
 import io.loadsmith.tester.result.InvalidResultsOnPurpose;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -22,11 +22,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code loadsmith verify} on the folder of a real run with stalls: {@code loadsmith run} (open loop, 2 s at
@@ -78,7 +76,7 @@ class VerifyIT {
                     "  seed: 1",
                     "objective: 10ms", ""));
             run = shared.resolve("out");
-            Execution ran = execute("run", scenario.toString(), "--out", run.toString(), "--progress", "none");
+            var ran = execute("run", scenario.toString(), "--out", run.toString(), "--progress", "none");
             assertThat(ran.exit).as(ran.err).isEqualTo(ExitCodes.OK);
         } finally {
             http.stop(0);
@@ -89,7 +87,7 @@ class VerifyIT {
 
     @Test
     void every_figure_of_a_real_run_with_stalls_agrees() {
-        Execution verified = execute("verify", run.toString());
+        var verified = execute("verify", run.toString());
 
         assertThat(verified.exit).as(verified.out + verified.err).isEqualTo(ExitCodes.OK);
         assertThat(verified.out).contains("runs[0].counts.sent").contains("runs[0].stalls[0].sent_during")
@@ -113,7 +111,7 @@ class VerifyIT {
         stall.put("overlapping", stall.get("overlapping").asLong() + 1);
         JSON.writeValue(copy.resolve("results.json").toFile(), results);
 
-        Execution verified = execute("verify", copy.toString());
+        var verified = execute("verify", copy.toString());
 
         assertThat(verified.exit).as(verified.out + verified.err).isEqualTo(VerifyCommand.DISAGREES);
         assertThat(verified.out).contains("4 of ")
@@ -129,7 +127,7 @@ class VerifyIT {
         Path copy = copy(run, dir.resolve("missing"));
         Files.delete(copy.resolve("requests.bin"));
 
-        Execution verified = execute("verify", copy.toString());
+        var verified = execute("verify", copy.toString());
 
         assertThat(verified.exit).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(verified.err).contains(copy.resolve("requests.bin") + ": no such file (runs[0].requests_log names it)");
@@ -144,33 +142,10 @@ class VerifyIT {
             file.truncate(file.size() - 10);
         }
 
-        Execution verified = execute("verify", copy.toString());
+        var verified = execute("verify", copy.toString());
 
         assertThat(verified.exit).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(verified.err).containsPattern(java.util.regex.Pattern.quote(log.toString())
                 + ": truncated: record \\d+ holds 27 of its 37 bytes");
-    }
-
-    private static Path copy(Path from, Path to) throws IOException {
-        Files.createDirectories(to);
-        try (Stream<Path> files = Files.list(from)) {
-            for (Path file : files.filter(Files::isRegularFile).toList()) {
-                Files.copy(file, to.resolve(file.getFileName()));
-            }
-        }
-        return to;
-    }
-
-    private record Execution(int exit, String out, String err) {
-    }
-
-    private static Execution execute(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cmd = Main.commandLine();
-        cmd.setOut(new PrintWriter(out, true));
-        cmd.setErr(new PrintWriter(err, true));
-        int exit = cmd.execute(args);
-        return new Execution(exit, out.toString(), err.toString());
     }
 }
