@@ -77,7 +77,7 @@ class VerifyIT {
                     "objective: 10ms", ""));
             run = shared.resolve("out");
             var ran = execute("run", scenario.toString(), "--out", run.toString(), "--progress", "none");
-            assertThat(ran.exit).as(ran.err).isEqualTo(ExitCodes.OK);
+            assertThat(ran.exit()).as(ran.err()).isEqualTo(ExitCodes.OK);
         } finally {
             http.stop(0);
             threads.shutdownNow();
@@ -89,8 +89,8 @@ class VerifyIT {
     void every_figure_of_a_real_run_with_stalls_agrees() {
         var verified = execute("verify", run.toString());
 
-        assertThat(verified.exit).as(verified.out + verified.err).isEqualTo(ExitCodes.OK);
-        assertThat(verified.out).contains("runs[0].counts.sent").contains("runs[0].stalls[0].sent_during")
+        assertThat(verified.exit()).as(verified.out() + verified.err()).isEqualTo(ExitCodes.OK);
+        assertThat(verified.out()).contains("runs[0].counts.sent").contains("runs[0].stalls[0].sent_during")
                 .contains("runs[0].stall_summary.overlapping_share")
                 .contains("runs[0].latency_ms.corrected.p99 (latency.hlog)")
                 .contains("note: open: no pauses to check")
@@ -113,13 +113,13 @@ class VerifyIT {
 
         var verified = execute("verify", copy.toString());
 
-        assertThat(verified.exit).as(verified.out + verified.err).isEqualTo(VerifyCommand.DISAGREES);
-        assertThat(verified.out).contains("4 of ")
+        assertThat(verified.exit()).as(verified.out() + verified.err()).isEqualTo(VerifyCommand.DISAGREES);
+        assertThat(verified.out()).contains("4 of ")
                 .containsPattern("runs\\[0]\\.counts\\.completed +\\d+ +\\d+ +DISAGREES")
                 .containsPattern("runs\\[0]\\.latency_ms\\.corrected\\.p99 +[\\d.]+ +[\\d.]+ +DISAGREES")
                 .containsPattern("runs\\[0]\\.latency_ms\\.corrected\\.p99 \\(latency.hlog\\) +[\\d.]+ +[\\d.]+ +DISAGREES")
                 .containsPattern("runs\\[0]\\.stalls\\[0]\\.overlapping +\\d+ +\\d+ +DISAGREES");
-        assertThat(verified.out.lines().filter(l -> l.endsWith("DISAGREES")).count()).isEqualTo(4);
+        assertThat(verified.out().lines().filter(l -> l.endsWith("DISAGREES")).count()).isEqualTo(4);
     }
 
     @Test
@@ -129,8 +129,8 @@ class VerifyIT {
 
         var verified = execute("verify", copy.toString());
 
-        assertThat(verified.exit).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(verified.err).contains(copy.resolve("requests.bin") + ": no such file (runs[0].requests_log names it)");
+        assertThat(verified.exit()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(verified.err()).contains(copy.resolve("requests.bin") + ": no such file (runs[0].requests_log names it)");
     }
 
     @Test
@@ -144,8 +144,8 @@ class VerifyIT {
 
         var verified = execute("verify", copy.toString());
 
-        assertThat(verified.exit).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(verified.err).containsPattern(java.util.regex.Pattern.quote(log.toString())
+        assertThat(verified.exit()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(verified.err()).containsPattern(java.util.regex.Pattern.quote(log.toString())
                 + ": truncated: record \\d+ holds 27 of its 37 bytes");
     }
 }
