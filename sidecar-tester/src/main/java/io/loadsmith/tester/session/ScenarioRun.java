@@ -1,5 +1,8 @@
 package io.loadsmith.tester.session;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.tester.agentclient.AdminClient;
@@ -41,6 +44,8 @@ import java.util.Locale;
  * folder. The report follows ({@link RunReport}) once the caller has printed the run.
  */
 public final class ScenarioRun {
+
+    private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private ScenarioRun() {
     }
@@ -103,6 +108,10 @@ public final class ScenarioRun {
                 stalled = stalled.withResult(stalled.result().withWarnings(List.of(lostWarning(lost))));
             }
             result = stalled.result();
+            if (agent != null) {
+                JsonNode stalls = agent.admin().stallsJson(stalled.armed().runId(), 0);
+                AtomicFiles.write(dir.resolve("agent-stalls.json"), out -> PRETTY.writeValue(out, stalls));
+            }
         }
         List<Slo.Verdict> verdicts = new ArrayList<>();
         if (!scenario.slos().isEmpty()) {

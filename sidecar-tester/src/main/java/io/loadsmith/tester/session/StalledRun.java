@@ -3,6 +3,8 @@ package io.loadsmith.tester.session;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadsmith.stall.BuildInfo;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
@@ -207,11 +209,11 @@ public final class StalledRun {
         ResultsFile.Versions versions;
         try {
             recorded = stalls.admin().stalls(arming.armed.runId());
-            keepAgentStalls(stalls.admin(), arming.armed.runId(), runDir);
             versions = withAgent(stalls.admin());
         } finally {
             stalls.admin().disarm();
         }
+        keepAgentStalls(arming.armed.runId(), recorded, runDir);
         List<StallWindow> windows = new ArrayList<>();
         List<Integer> indices = new ArrayList<>();
         ClockOffset aligning = offset.forAlignment();
@@ -233,12 +235,19 @@ public final class StalledRun {
     }
 
     /**
-     * Keeps the run's stalls as the agent answered {@code GET /stalls?run_id=} in {@value #AGENT_STALLS_FILE}
-     * beside its request log, so that the run's per-stall figures can be recomputed ({@code loadsmith verify}).
+     * Keeps the run's stalls, in the shape of the agent's {@code GET /stalls?run_id=} answer, in
+     * {@value #AGENT_STALLS_FILE} beside its request log, so that its per-stall figures can be recomputed
+     * ({@code loadsmith verify}).
      */
-    private static void keepAgentStalls(AdminClient admin, String runId, Path runDir) throws IOException {
-        JsonNode answer = admin.stallsJson(runId, 0);
-        AtomicFiles.write(runDir.resolve(AGENT_STALLS_FILE), out -> PRETTY.writeValue(out, answer));
+    private static void keepAgentStalls(String runId, List<ServerStall> recorded, Path runDir) throws IOException {
+        ObjectNode page = PRETTY.createObjectNode().put("run_id", runId);
+        ArrayNode stalls = page.putArray("stalls");
+        for (ServerStall stall : recorded) {
+            stalls.addObject().put("index", stall.index()).put("run_id", stall.runId())
+                    .put("planned_start_ns", stall.plannedStartNanos()).put("start_ns", stall.startNanos())
+                    .put("end_ns", stall.endNanos()).put("held", stall.held()).put("kind", stall.kind());
+        }
+        AtomicFiles.write(runDir.resolve(AGENT_STALLS_FILE), out -> PRETTY.writeValue(out, page));
     }
 
     /** Arms the agent when the engine decides the counted start; remembers a failure for the caller. */

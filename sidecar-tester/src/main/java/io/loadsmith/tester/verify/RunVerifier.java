@@ -77,6 +77,12 @@ final class RunVerifier {
         if (run.has("service_pauses")) {
             windowRows("service_pauses", counters[1], false);
             summary("pause_summary", "pauses_met", counters[1]);
+            JsonNode paused = claim("pause_summary.paused_ms");
+            if (paused != null) {
+                double coveredMillis = counters[1].coveredMetNanos() / 1e6;
+                compare("pause_summary.paused_ms", paused.asText(), format(coveredMillis),
+                        Math.abs(paused.asDouble() - coveredMillis) <= 0.0005 + 1e-9);
+            }
             JsonNode summary = run.path("pause_summary");
             if (summary.has("pauses")) {
                 compare("pause_summary.pauses", summary.get("pauses").asText(), counters[1].windows().size(),
@@ -199,6 +205,7 @@ final class RunVerifier {
             } else {
                 text(path + ".source", w.agent().path("source"));
                 text(path + ".label", w.agent().path("label"));
+                text(path + ".time_to_safepoint_ns", w.agent().path("time_to_safepoint_ns"));
             }
             count(path + ".sent_during", counter.sentDuring[k]);
             count(path + ".intended_during", counter.intendedDuring[k]);

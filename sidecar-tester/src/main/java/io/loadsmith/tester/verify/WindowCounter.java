@@ -2,6 +2,8 @@ package io.loadsmith.tester.verify;
 
 import io.loadsmith.tester.record.RequestRecord;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -57,6 +59,27 @@ final class WindowCounter {
             total += met[k] ? sentDuring[k] : 0;
         }
         return total;
+    }
+
+    /** The time the windows met cover, nanoseconds, overlapping windows counted once. */
+    long coveredMetNanos() {
+        long covered = 0;
+        long reached = Long.MIN_VALUE;
+        List<Window> met = new ArrayList<>();
+        for (int k = 0; k < windows.size(); k++) {
+            if (this.met[k]) {
+                met.add(windows.get(k));
+            }
+        }
+        met.sort(Comparator.comparingLong(Window::startNanos));
+        for (Window w : met) {
+            long from = Math.max(w.startNanos(), reached);
+            if (w.endNanos() > from) {
+                covered += w.endNanos() - from;
+                reached = w.endNanos();
+            }
+        }
+        return covered;
     }
 
     void add(RequestRecord r) {

@@ -85,7 +85,7 @@ class VerifyCommandTest {
                 .put("label", "G1 Young").put("start_ns", start - 2 * S).put("end_ns", start - S).put("sent_during", 0)
                 .put("intended_during", 0).put("in_flight_at_start", 0).put("overlapping", 0).put("met", false);
         run.putObject("pause_summary").put("pauses", 1).put("pauses_met", 0).put("sent_during_total", 0)
-                .put("overlapping", 0).put("overlapping_share", 0.0).put("paused_ms", 1000.0);
+                .put("overlapping", 0).put("overlapping_share", 0.0).put("paused_ms", 0.0);
         JSON.writeValue(copy.resolve("results.json").toFile(), results);
         ObjectNode agent = JSON.createObjectNode().put("run_id", "1");
         agent.putArray("pauses").addObject().put("index", 0).put("source", "safepoint").put("label", "G1 Young")

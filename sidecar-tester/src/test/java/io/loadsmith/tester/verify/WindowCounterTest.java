@@ -72,4 +72,12 @@ class WindowCounterTest {
         assertThat(counter.overlappingMet).isZero();
         assertThat(counter.sentDuringMet()).isZero();
     }
+
+    @Test
+    void overlapping_windows_met_cover_their_time_once_and_a_window_not_met_not_at_all() {
+        WindowCounter counter = new WindowCounter(List.of(new Window(0, 100, 200, null), new Window(1, 150, 260, null),
+                new Window(2, 300, 310, null), new Window(3, 900, 1100, null)), 0, 1000);
+
+        assertThat(counter.coveredMetNanos()).isEqualTo(170);
+    }
 }
