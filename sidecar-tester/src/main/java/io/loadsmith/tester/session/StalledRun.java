@@ -1,6 +1,10 @@
 package io.loadsmith.tester.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadsmith.stall.BuildInfo;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
@@ -22,6 +26,7 @@ import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.result.AtomicFiles;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.transport.ConnectionStats;
@@ -56,6 +61,10 @@ import java.util.function.LongSupplier;
  * }</pre>
  */
 public final class StalledRun {
+
+    /** The agent's stalls of a run, kept in its folder. */
+    public static final String AGENT_STALLS_FILE = "agent-stalls.json";
+    private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private StalledRun() {
     }
@@ -235,6 +244,7 @@ public final class StalledRun {
                 stalls.admin().disarm();
             }
         }
+        keepAgentStalls(arming.armed.runId(), recorded, runDir);
         List<StallWindow> windows = new ArrayList<>();
         List<Integer> indices = new ArrayList<>();
         ClockOffset aligning = offset.forAlignment();
@@ -242,12 +252,13 @@ public final class StalledRun {
             windows.add(stall.onTesterClock(aligning));
             indices.add(stall.index());
         }
-        long countEndNanos = arming.countStartNanos + tester.durationNanos();
+        long countedNanos = Math.round(result.durationMs() * 1e6); // the configured duration, or until a user stop
+        long countEndNanos = arming.countStartNanos + countedNanos;
         long armedAtTesterNanos = aligning.toTesterNanos(arming.armed.armedAtNanos());
         List<Integer> missing = MissingStalls.missing(arming.armed.stalls(), armedAtTesterNanos,
                 fetched.confirmedUntilNanos(countEndNanos), indices);
         RunAlignment alignment = StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows,
-                tester.durationNanos(), bins, StallAlignment.DEFAULT_SCATTER_CAP, tester.seed());
+                countedNanos, bins, StallAlignment.DEFAULT_SCATTER_CAP, tester.seed());
         String warning = MissingStalls.warning(missing);
         if (warning != null) {
             result = result.withWarnings(List.of(warning));
@@ -257,7 +268,7 @@ public final class StalledRun {
                     arming.countStartNanos, countEndNanos, missing);
         } else {
             result = ServicePauses.attach(result, stalls.admin(), arming.armed.runId(), aligning, arming.countStartNanos,
-                    tester.durationNanos(), tester.graceNanos(), runDir);
+                    countedNanos, tester.graceNanos(), runDir);
         }
         return new Outcome(result, offset, arming.armed, recorded, alignment, missing, versions);
     }
@@ -269,6 +280,22 @@ public final class StalledRun {
         } catch (AdminException gone) {
             // the agent is gone: nothing of it is left to disarm
         }
+    }
+
+    /**
+     * Keeps the run's stalls, in the shape of the agent's {@code GET /stalls?run_id=} answer, in
+     * {@value #AGENT_STALLS_FILE} beside its request log, so that its per-stall figures can be recomputed
+     * ({@code loadsmith verify}).
+     */
+    private static void keepAgentStalls(String runId, List<ServerStall> recorded, Path runDir) throws IOException {
+        ObjectNode page = PRETTY.createObjectNode().put("run_id", runId);
+        ArrayNode stalls = page.putArray("stalls");
+        for (ServerStall stall : recorded) {
+            stalls.addObject().put("index", stall.index()).put("run_id", stall.runId())
+                    .put("planned_start_ns", stall.plannedStartNanos()).put("start_ns", stall.startNanos())
+                    .put("end_ns", stall.endNanos()).put("held", stall.held()).put("kind", stall.kind());
+        }
+        AtomicFiles.write(runDir.resolve(AGENT_STALLS_FILE), out -> PRETTY.writeValue(out, page));
     }
 
     /**
