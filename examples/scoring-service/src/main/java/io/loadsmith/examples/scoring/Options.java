@@ -6,26 +6,34 @@ import java.nio.file.Path;
  * Command-line options of the scoring service.
  *
  * <pre>
- * java -jar scoring-service.jar [--port 8080] [--threads 8] [--db PATH] [--seed 1] [--customers 20000]
+ * java -jar scoring-service.jar [--port 8080] [--threads 8] [--db PATH] [--seed 1] [--customers 20000] [--host 127.0.0.1]
  * </pre>
  *
- * @param port      TCP port on 127.0.0.1; 0 picks any free port
+ * @param port      TCP port on {@code host}; 0 picks any free port
  * @param threads   Jetty worker threads that run requests (1 mimics a one-worker service)
  * @param database  the SQLite file; generated from {@code seed} on first start, reused afterwards
  * @param seed      seed of the synthetic shop and of the model
  * @param customers number of customers generated
+ * @param host      address to bind: 127.0.0.1 unless told ({@code 0.0.0.0} in a container, where other pods call it)
  */
-public record Options(int port, int threads, Path database, long seed, int customers) {
+public record Options(int port, int threads, Path database, long seed, int customers, String host) {
 
     public static final int DEFAULT_PORT = 8080;
     public static final int DEFAULT_THREADS = 8;
     public static final long DEFAULT_SEED = 1;
     public static final int DEFAULT_CUSTOMERS = 20_000;
+    public static final String DEFAULT_HOST = "127.0.0.1";
+
+    /** Options bound to {@link #DEFAULT_HOST}. */
+    public Options(int port, int threads, Path database, long seed, int customers) {
+        this(port, threads, database, seed, customers, DEFAULT_HOST);
+    }
 
     public Options {
         check(port >= 0 && port <= 65_535, "--port must be 0..65535 (got " + port + ")");
         check(threads >= 1 && threads <= 1_000, "--threads must be 1..1000 (got " + threads + ")");
         check(customers >= 100 && customers <= 1_000_000, "--customers must be 100..1000000 (got " + customers + ")");
+        check(!host.isBlank(), "--host must not be empty");
     }
 
     /** Parses {@code --name value} pairs; throws {@link IllegalArgumentException} with a message a user can act on. */
@@ -35,6 +43,7 @@ public record Options(int port, int threads, Path database, long seed, int custo
         Path database = null;
         long seed = DEFAULT_SEED;
         int customers = DEFAULT_CUSTOMERS;
+        String host = DEFAULT_HOST;
         for (int i = 0; i < args.length; i += 2) {
             String name = args[i];
             check(i + 1 < args.length, name + " needs a value");
@@ -45,11 +54,12 @@ public record Options(int port, int threads, Path database, long seed, int custo
                 case "--db" -> database = Path.of(value);
                 case "--seed" -> seed = parseLong(name, value);
                 case "--customers" -> customers = parseInt(name, value);
+                case "--host" -> host = value;
                 default -> throw new IllegalArgumentException("unknown option " + name
-                        + " (known: --port, --threads, --db, --seed, --customers)");
+                        + " (known: --port, --threads, --db, --seed, --customers, --host)");
             }
         }
-        return new Options(port, threads, database == null ? defaultDatabase(seed, customers) : database, seed, customers);
+        return new Options(port, threads, database == null ? defaultDatabase(seed, customers) : database, seed, customers, host);
     }
 
     /** {@code ~/.loadsmith/scoring/seed1-20000/shop.db}: one folder per seed and size, so they never mix. */

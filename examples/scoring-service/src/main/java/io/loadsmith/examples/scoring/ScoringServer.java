@@ -6,7 +6,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The HTTP side: Javalin on Jetty 12, bound to 127.0.0.1, with exactly {@code workerThreads} threads running
+ * The HTTP side: Javalin on Jetty 12, bound to 127.0.0.1 unless told otherwise, with exactly {@code workerThreads} threads running
  * requests (plus one acceptor and one selector thread), so that {@code --threads 1} behaves like a one-worker
  * service: a second request waits for the first.
  */
@@ -17,13 +17,15 @@ public final class ScoringServer implements AutoCloseable {
     private static final int SELECTORS = 1;
 
     private final Javalin app;
+    private final String host;
 
-    private ScoringServer(Javalin app) {
+    private ScoringServer(Javalin app, String host) {
         this.app = app;
+        this.host = host;
     }
 
-    /** Starts serving {@code api}; {@code port} 0 picks a free one (see {@link #port()}). */
-    static ScoringServer start(ShopApi api, int port, int workerThreads) {
+    /** Starts serving {@code api} on {@code host}; {@code port} 0 picks a free one (see {@link #port()}). */
+    static ScoringServer start(ShopApi api, String host, int port, int workerThreads) {
         int threads = workerThreads + ACCEPTORS + SELECTORS;
         QueuedThreadPool pool = new QueuedThreadPool(threads, threads);
         pool.setReservedThreads(0);
@@ -32,19 +34,24 @@ public final class ScoringServer implements AutoCloseable {
             cfg.startup.showJavalinBanner = false;
             cfg.startup.showOldJavalinVersionWarning = false;
             cfg.jetty.threadPool = pool;
-            cfg.jetty.host = HOST;
+            cfg.jetty.host = host;
             cfg.jetty.port = port;
             cfg.jetty.addConnector((server, httpConfiguration) -> {
                 ServerConnector connector = new ServerConnector(server, ACCEPTORS, SELECTORS,
                         new HttpConnectionFactory(httpConfiguration));
-                connector.setHost(HOST);
+                connector.setHost(host);
                 connector.setPort(port);
                 return connector;
             });
             api.register(cfg.routes);
         });
         app.start();
-        return new ScoringServer(app);
+        return new ScoringServer(app, host);
+    }
+
+    /** The address a client on this host calls: the bound one, or 127.0.0.1 when bound to every address. */
+    public String callableHost() {
+        return host.equals("0.0.0.0") || host.equals("::") ? HOST : host;
     }
 
     /** The port it listens on. */

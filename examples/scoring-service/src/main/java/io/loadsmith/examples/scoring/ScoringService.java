@@ -30,7 +30,7 @@ public final class ScoringService implements AutoCloseable {
         ShopDatabase database = ShopFiles.openOrGenerate(options.database(), options.seed(), options.customers());
         try {
             BuyAgainModel model = BuyAgainModel.load(database.modelBytes());
-            ScoringServer server = ScoringServer.start(new ShopApi(database, model), options.port(), options.threads());
+            ScoringServer server = ScoringServer.start(new ShopApi(database, model), options.host(), options.port(), options.threads());
             return new ScoringService(database, server);
         } catch (RuntimeException e) {
             database.close();
@@ -43,7 +43,7 @@ public final class ScoringService implements AutoCloseable {
     }
 
     public String baseUrl() {
-        return "http://" + ScoringServer.HOST + ":" + port();
+        return "http://" + server.callableHost() + ":" + port();
     }
 
     public Path referenceScores(Options options) {

@@ -23,9 +23,9 @@ class OptionsTest {
     @Test
     void every_option_is_read() {
         Options options = Options.parse("--port", "0", "--threads", "1", "--db", "x/shop.db", "--seed", "42",
-                "--customers", "500");
+                "--customers", "500", "--host", "0.0.0.0");
 
-        assertThat(options).isEqualTo(new Options(0, 1, Path.of("x/shop.db"), 42, 500));
+        assertThat(options).isEqualTo(new Options(0, 1, Path.of("x/shop.db"), 42, 500, "0.0.0.0"));
     }
 
     @Test
@@ -40,6 +40,6 @@ class OptionsTest {
         assertThatThrownBy(() -> Options.parse("--threads", "0")).hasMessage("--threads must be 1..1000 (got 0)");
         assertThatThrownBy(() -> Options.parse("--seed")).hasMessage("--seed needs a value");
         assertThatThrownBy(() -> Options.parse("--colour", "red"))
-                .hasMessage("unknown option --colour (known: --port, --threads, --db, --seed, --customers)");
+                .hasMessage("unknown option --colour (known: --port, --threads, --db, --seed, --customers, --host)");
     }
 }
