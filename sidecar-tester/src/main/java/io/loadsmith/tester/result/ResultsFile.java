@@ -21,10 +21,14 @@ import java.util.Map;
  * @param experiment what {@code loadsmith experiment} made of its runs; null for other commands
  * @param versions   the tester's version and commit, and the agent's when the runs talked to one
  * @param targetLost when and how the target stopped answering during the run; null (left out) when it did not
+ * @param shard      which share of a sharded load this folder holds; null (left out) when not sharded
+ * @param start      when the counted run started on the wall clock and the monotonic one; null (left out)
+ *                   where the command does not record it
  */
 public record ResultsFile(@JsonProperty(required = true) String schema, ClockInfo clock,
                           @JsonProperty(required = true) List<RunResult> runs, List<SloResult> slos,
-                          Alignment alignment, Experiment experiment, Versions versions, TargetLost targetLost) {
+                          Alignment alignment, Experiment experiment, Versions versions, TargetLost targetLost,
+                          Shard shard, Start start) {
 
     /** The one schema this code writes and reads. */
     public static final String SCHEMA = "loadsmith/results/v1";
@@ -36,31 +40,31 @@ public record ResultsFile(@JsonProperty(required = true) String schema, ClockInf
 
     /** A results file of these runs, on one host (clock offset 0 ± 0), no SLOs yet, written by this tester. */
     public static ResultsFile of(List<RunResult> runs) {
-        return new ResultsFile(SCHEMA, new ClockInfo(0, 0), runs, List.of(), null, null, Versions.ofTester(), null);
+        return new ResultsFile(SCHEMA, new ClockInfo(0, 0), runs, List.of(), null, null, Versions.ofTester(), null, null, null);
     }
 
     public ResultsFile withClock(ClockInfo value) {
-        return new ResultsFile(schema, value, runs, slos, alignment, experiment, versions, targetLost);
+        return new ResultsFile(schema, value, runs, slos, alignment, experiment, versions, targetLost, shard, start);
     }
 
     public ResultsFile withSlos(List<SloResult> value) {
-        return new ResultsFile(schema, clock, runs, value, alignment, experiment, versions, targetLost);
+        return new ResultsFile(schema, clock, runs, value, alignment, experiment, versions, targetLost, shard, start);
     }
 
     public ResultsFile withAlignment(Alignment value) {
-        return new ResultsFile(schema, clock, runs, slos, value, experiment, versions, targetLost);
+        return new ResultsFile(schema, clock, runs, slos, value, experiment, versions, targetLost, shard, start);
     }
 
     public ResultsFile withExperiment(Experiment value) {
-        return new ResultsFile(schema, clock, runs, slos, alignment, value, versions, targetLost);
+        return new ResultsFile(schema, clock, runs, slos, alignment, value, versions, targetLost, shard, start);
     }
 
     public ResultsFile withVersions(Versions value) {
-        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, value, targetLost);
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, value, targetLost, shard, start);
     }
 
     public ResultsFile withTargetLost(TargetLost value) {
-        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, value);
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, value, shard, start);
     }
 
     /**
@@ -95,6 +99,35 @@ public record ResultsFile(@JsonProperty(required = true) String schema, ClockInf
         public Versions withAgent(String version, String commit) {
             return new Versions(tester, testerCommit, version, commit);
         }
+    }
+
+    public ResultsFile withShard(Shard value) {
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, targetLost, value, start);
+    }
+
+    public ResultsFile withStart(Start value) {
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, targetLost, shard, value);
+    }
+
+    /**
+     * Which share of a sharded load a folder holds.
+     *
+     * @param index       the shard, in [0, count); null in a folder merged from every shard
+     * @param count       how many shards split the load
+     * @param connections a closed or paced tester's connections in this shard (k with k mod count = index);
+     *                    null (left out) for an open tester or a merged folder
+     */
+    public record Shard(Integer index, int count, List<Integer> connections) {
+    }
+
+    /**
+     * When the counted run started: the same moment on the wall clock and on the tester's monotonic clock.
+     *
+     * @param epochMs        milliseconds since the epoch (a simulated run: its virtual clock's 0)
+     * @param monotonicNs    the tester's monotonic clock ({@code System.nanoTime()}), as {@code runs[].start_ns}
+     * @param startAtEpochMs the {@code --start-at} asked for; null (left out) without one
+     */
+    public record Start(long epochMs, long monotonicNs, Long startAtEpochMs) {
     }
 
     /** Offset of the agent's clock (server − tester) and its uncertainty, in nanoseconds. */

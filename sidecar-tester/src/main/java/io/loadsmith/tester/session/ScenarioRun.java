@@ -86,16 +86,29 @@ public final class ScenarioRun {
      */
     public static Outcome run(Scenario scenario, TesterSpec tester, RunControl control, Path dir, LiveView live)
             throws Exception {
+        return run(scenario, tester, control, dir, live, Sharding.NONE);
+    }
+
+    /**
+     * {@link #run(Scenario, TesterSpec, RunControl, Path, LiveView)} as a shard of a split load and/or from a
+     * common start ({@link Sharding}); results.json then also says which shard it was and when it started.
+     */
+    public static Outcome run(Scenario scenario, TesterSpec tester, RunControl control, Path dir, LiveView live,
+                              Sharding sharding) throws Exception {
         Thread prepare = new Thread(ReportWriter::prepare, "loadsmith-report-prepare");
         prepare.setDaemon(true);
         prepare.start();
         RunResult result;
         StalledRun.Outcome stalled = null;
         ResultsFile.TargetLost lost = null;
+        ResultsFile.Start start;
         if (scenario.target().simulated()) {
-            result = Simulation.run(tester, scenario.target().simulate(),
+            result = Simulation.run(sharding.apply(tester, null), scenario.target().simulate(),
                     scenario.source(Simulation.SIMULATED_URI), dir);
+            start = new ResultsFile.Start(0, result.startNs(), sharding.startAtEpochMs());
         } else {
+            WallClock wall = WallClock.now();
+            tester = sharding.apply(tester, wall);
             URI url = scenario.target().url();
             checkReachable(url);
             AgentStalls agent = scenario.stalls() == null ? null : agent(scenario);
@@ -108,6 +121,13 @@ public final class ScenarioRun {
                 stalled = stalled.withResult(stalled.result().withWarnings(List.of(lostWarning(lost))));
             }
             result = stalled.result();
+            start = new ResultsFile.Start(wall.toEpochMillis(result.startNs()), result.startNs(),
+                    sharding.startAtEpochMs());
+            String late = lateStart(start);
+            if (late != null) {
+                result = result.withWarnings(List.of(late));
+                stalled = stalled.withResult(result);
+            }
             if (agent != null) {
                 JsonNode stalls = agent.admin().stallsJson(stalled.armed().runId(), 0);
                 AtomicFiles.write(dir.resolve("agent-stalls.json"), out -> PRETTY.writeValue(out, stalls));
@@ -128,7 +148,8 @@ public final class ScenarioRun {
         Outcome outcome = new Outcome(result, verdicts, stalled, lost);
         ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), (outcome.aligned()
                 ? AlignedResults.build(dir, List.of(entry(dir, scenario, stalled)), sloResults)
-                : ResultsFile.of(List.of(result)).withSlos(sloResults)).withTargetLost(lost));
+                : ResultsFile.of(List.of(result)).withSlos(sloResults)).withTargetLost(lost)
+                .withShard(sharding.describe(tester)).withStart(start));
         AtomicFiles.copy(scenario.file(), dir.resolve("scenario.yaml"));
         return outcome;
     }
@@ -177,6 +198,16 @@ public final class ScenarioRun {
         return String.format(Locale.ROOT, "the target stopped answering %.0f s into the run (errors: %s)%s",
                 lost.stoppedAnsweringS(), errors, lost.gaveUp() ? String.format(Locale.ROOT,
                         "; gave up after %.1f s of that (target.give_up_after)", lost.giveUpAfterS()) : "");
+    }
+
+    /** The warning of a counted run that started more than a millisecond after its --start-at; null if on time. */
+    static String lateStart(ResultsFile.Start start) {
+        if (start.startAtEpochMs() == null || start.epochMs() <= start.startAtEpochMs() + 1) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "the counted run started %d ms after --start-at (its warm-up or "
+                + "preparation ended late): it is not aligned with runs that started on time",
+                start.epochMs() - start.startAtEpochMs());
     }
 
     /** Fails fast (exit code 3) when nothing listens at the target's host and port. */
