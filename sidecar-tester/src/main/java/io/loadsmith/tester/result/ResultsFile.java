@@ -117,7 +117,7 @@ public record ResultsFile(@JsonProperty(required = true) String schema, ClockInf
      * @param connections a closed or paced tester's connections in this shard (k with k mod count = index);
      *                    null (left out) for an open tester or a merged folder
      */
-    public record Shard(Integer index, int count, List<Integer> connections) {
+    public record Shard(@JsonInclude(JsonInclude.Include.ALWAYS) Integer index, int count, List<Integer> connections) {
     }
 
     /**
