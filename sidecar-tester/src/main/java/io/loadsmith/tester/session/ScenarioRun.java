@@ -112,9 +112,10 @@ public final class ScenarioRun {
             URI url = scenario.target().url();
             checkReachable(url);
             AgentStalls agent = scenario.stalls() == null ? null : agent(scenario);
+            SharedStalls shared = agent == null || !sharding.sharded() ? null : shared(scenario, tester, sharding);
             try (TargetWatch watch = control.live() == null ? null
                     : TargetWatch.start(control.live(), control, scenario.target().giveUpAfterNanos())) {
-                stalled = runReal(scenario, tester, url, agent, dir, control, live);
+                stalled = runReal(scenario, tester, url, agent, dir, control, live, shared);
                 lost = watch == null ? null : watch.lost();
             }
             if (lost != null) {
@@ -155,12 +156,14 @@ public final class ScenarioRun {
     }
 
     private static StalledRun.Outcome runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent,
-                                              Path dir, RunControl control, LiveView live) throws Exception {
+                                              Path dir, RunControl control, LiveView live, SharedStalls shared)
+            throws Exception {
         TransportOptions options = scenario.transport();
         try (OpenTransport http = Transports.open(options);
              AutoCloseable view = live == null ? null : live.start(http.stats(), control.live())) {
             return StalledRun.run(tester, http, scenario.source(url), dir, agent,
-                    agent == null ? null : AlignedBins.forStall(agent.durationNanos()), control).withTransport(options, http);
+                    agent == null ? null : AlignedBins.forStall(agent.durationNanos()), control, shared)
+                    .withTransport(options, http);
         }
     }
 
@@ -170,6 +173,16 @@ public final class ScenarioRun {
         SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();
         return new AgentStalls(AdminClient.of(stalls.admin(), token(stalls.tokenFile(), scenario.file())), plan.seed(),
                 plan.meanIntervalNanos(), plan.durationNanos(), plan.minGapNanos(), stalls.plan().kind());
+    }
+
+    /** The shared stalls of a shard: the run id its agent is armed under, from the file, seed, N and start. */
+    private static SharedStalls shared(Scenario scenario, TesterSpec tester, Sharding sharding) throws IOException {
+        if (sharding.startAtEpochMs() == null) {
+            throw new ScenarioException(scenario.file().getFileName() + ": stalls: the shards of a load with stalls"
+                    + " share one agent, armed by shard 0 under a run id derived from --start-at: give --start-at");
+        }
+        return SharedStalls.of(java.nio.file.Files.readAllBytes(scenario.file()), tester.seed(), sharding.index(),
+                sharding.count(), sharding.startAtEpochMs());
     }
 
     /** The token of {@code stalls.token_file} given in {@code file}; null without one. */

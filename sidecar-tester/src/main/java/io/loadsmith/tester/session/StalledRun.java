@@ -142,8 +142,18 @@ public final class StalledRun {
      */
     public static Outcome run(TesterSpec tester, OpenTransport http, RequestSource source, Path runDir,
                               AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
+        return run(tester, http, source, runDir, stalls, bins, control, null);
+    }
+
+    /**
+     * {@link #run(TesterSpec, OpenTransport, RequestSource, Path, AgentStalls, AlignedBins, RunControl)} as a
+     * shard of a split load whose stalls are shared ({@link SharedStalls}; null: not shared).
+     */
+    public static Outcome run(TesterSpec tester, OpenTransport http, RequestSource source, Path runDir,
+                              AgentStalls stalls, AlignedBins bins, RunControl control, SharedStalls shared)
+            throws IOException {
         TesterSpec prepared = tester.startDelay(Math.max(tester.startDelayNanos(), REAL_START_DELAY_NANOS));
-        Outcome outcome = run(prepared, http.lanes(), source, runDir, stalls, bins, control);
+        Outcome outcome = run(prepared, http.lanes(), source, runDir, stalls, bins, control, shared);
         ConnectionStats c = http.stats().connections();
         return c == null ? outcome : outcome.withResult(outcome.result().withConnections(new RunResult.Connections(
                 c.opened(), c.reconnects(), c.failedConnects(), c.connectP50Ms(), c.connectMaxMs())));
@@ -165,6 +175,12 @@ public final class StalledRun {
      */
     public static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
                               AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
+        return run(tester, lanes, source, runDir, stalls, bins, control, (SharedStalls) null);
+    }
+
+    private static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
+                               AgentStalls stalls, AlignedBins bins, RunControl control, SharedStalls shared)
+            throws IOException {
         boolean virtual = lanes.get(0).scheduler() instanceof VirtualScheduler;
         ExecutorService writer = virtual ? null : Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "loadsmith-writer");
@@ -172,7 +188,8 @@ public final class StalledRun {
             return thread;
         });
         try {
-            return run(tester, lanes, source, runDir, stalls, bins, control, writer == null ? Runnable::run : writer);
+            return run(tester, lanes, source, runDir, stalls, bins, control, writer == null ? Runnable::run : writer,
+                    shared);
         } finally {
             if (writer != null) {
                 writer.shutdown();
@@ -182,8 +199,8 @@ public final class StalledRun {
 
     /** The run, its files written by {@code writer}. */
     private static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
-                               AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer)
-            throws IOException {
+                               AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer,
+                               SharedStalls shared) throws IOException {
         if (stalls == null) {
             RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir, RunListener.NONE, control,
                     writer);
@@ -191,18 +208,28 @@ public final class StalledRun {
         }
         ClockOffset offset = ClockProbe.measure(lanes.get(0).scheduler(), stalls.admin()::serverNanos,
                 ClockProbe.DEFAULT_PROBES);
-        Arming arming = new Arming(stalls, tester.durationNanos());
+        Arming arming = new Arming(stalls, tester.durationNanos(), shared);
         RunResult result = LoadTest.run(tester.stall(true), lanes, source, runDir, arming, control, writer);
         if (arming.failure != null) {
             throw arming.failure;
         }
         List<ServerStall> recorded;
         ResultsFile.Versions versions;
-        try {
-            recorded = stalls.admin().stalls(arming.armed.runId());
+        if (arming.armed == null) {
+            recorded = stalls.admin().stalls(shared.runId());
             versions = withAgent(stalls.admin());
-        } finally {
-            stalls.admin().disarm();
+            arming.armed = shared.armedAsRecorded(stalls, tester.durationNanos(), recorded,
+                    offset.forAlignment().toServerNanos(arming.countStartNanos));
+            if (recorded.isEmpty()) {
+                result = result.withWarnings(List.of(shared.noneWarning()));
+            }
+        } else {
+            try {
+                recorded = stalls.admin().stalls(arming.armed.runId());
+                versions = withAgent(stalls.admin());
+            } finally {
+                stalls.admin().disarm();
+            }
         }
         List<StallWindow> windows = new ArrayList<>();
         List<Integer> indices = new ArrayList<>();
@@ -223,24 +250,33 @@ public final class StalledRun {
         return new Outcome(result, offset, arming.armed, recorded, alignment, missing, versions);
     }
 
-    /** Arms the agent when the engine decides the counted start; remembers a failure for the caller. */
+    /**
+     * Arms the agent when the engine decides the counted start (a shard that does not arm the shared stalls
+     * only notes the start); remembers a failure for the caller.
+     */
     private static final class Arming implements RunListener {
         private final AgentStalls stalls;
         private final long horizonNanos;
+        private final SharedStalls shared;
         AdminClient.Armed armed;
         AdminException failure;
         long countStartNanos;
 
-        Arming(AgentStalls stalls, long horizonNanos) {
+        Arming(AgentStalls stalls, long horizonNanos, SharedStalls shared) {
             this.stalls = stalls;
             this.horizonNanos = horizonNanos;
+            this.shared = shared;
         }
 
         @Override
         public void countedStart(long startNanos) {
             countStartNanos = startNanos;
+            if (shared != null && !shared.arms()) {
+                return;
+            }
             try {
-                armed = stalls.admin().arm(stalls.spec(horizonNanos), stalls.kind());
+                armed = stalls.admin().arm(stalls.spec(horizonNanos), stalls.kind(),
+                        shared == null ? null : shared.runId());
             } catch (AdminException e) {
                 failure = e;
             }

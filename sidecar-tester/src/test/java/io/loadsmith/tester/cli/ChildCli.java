@@ -16,10 +16,16 @@ final class ChildCli {
 
     /** Starts {@code loadsmith args...} in {@code workDir} (null: this one) with LOADSMITH_DEBUG=1. */
     static Process start(Path console, Path workDir, String... args) throws IOException {
+        return start(List.of(), console, workDir, args);
+    }
+
+    /** {@link #start(Path, Path, String...)} with the java command run by {@code prefix} (e.g. {@code unshare ...}). */
+    static Process start(List<String> prefix, Path console, Path workDir, String... args) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))
                 .replace(' ', File.pathSeparatorChar);
-        List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, Main.class.getName()));
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(java, "-cp", classpath, Main.class.getName()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(console.toFile());
