@@ -142,7 +142,13 @@ class ShardsIT {
 
         assertThat(mergeExit).as(mergeErrors).isEqualTo(ExitCodes.OK);
         JsonNode counts = results(merged).at("/runs/0/counts");
-        assertThat(counts.get("sent").asLong()).isEqualTo(single);
+        StringBuilder each = new StringBuilder();
+        for (Path shard : shards) {
+            JsonNode file = results(shard);
+            each.append(shard.getFileName()).append(' ').append(file.at("/runs/0/counts")).append(' ')
+                    .append(file.get("start")).append(' ').append(file.at("/runs/0/warnings")).append('\n');
+        }
+        assertThat(counts.get("sent").asLong()).as("merged %s of shards:%n%s", counts, each).isEqualTo(single);
         assertThat(counts.get("scheduled").asLong()).isEqualTo(single);
     }
 
