@@ -212,6 +212,18 @@ public final class LoadTest {
                     return;
                 }
             }
+            long decideAt = spec.startAtNanos() == TesterSpec.NO_START_AT ? Long.MIN_VALUE
+                    : spec.startAtNanos() - spec.startDelayNanos();
+            if (lane.scheduler.nanoTime() < decideAt) {
+                // the listener hears of the start a start delay before it, as without a start time (it may arm stalls)
+                lane.scheduler.at(decideAt, () -> lane.guard(() -> startCounted(lane)));
+            } else {
+                startCounted(lane);
+            }
+        }
+
+        /** On lane's thread, once every lane is warm: decides the counted start and starts every lane there. */
+        void startCounted(LaneRun lane) throws IOException {
             long ready = lane.scheduler.nanoTime() + spec.startDelayNanos();
             long start = spec.startAtNanos() == TesterSpec.NO_START_AT ? ready : Math.max(ready, spec.startAtNanos());
             listener.countedStart(start);

@@ -74,7 +74,7 @@ class MergeCommandTest {
     }
 
     /** Every interval of an interval log added up, by tag. */
-    private static Map<String, Histogram> totals(Path folder) throws Exception {
+    static Map<String, Histogram> totals(Path folder) throws Exception {
         Map<String, Histogram> byTag = new HashMap<>();
         HistogramLogReader reader = new HistogramLogReader(folder.resolve("latency.hlog").toFile());
         Histogram next;
