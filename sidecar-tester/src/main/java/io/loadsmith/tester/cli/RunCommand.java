@@ -7,12 +7,14 @@ import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioParser;
 import io.loadsmith.tester.session.RunReport;
 import io.loadsmith.tester.session.ScenarioRun;
+import io.loadsmith.tester.session.Sharding;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -57,7 +59,7 @@ final class RunCommand implements Callable<Integer> {
             description = "Live progress: a rewritten line on a terminal, periodic plain lines otherwise (default ${DEFAULT-VALUE})")
     String progress;
 
-    @picocli.CommandLine.Mixin
+    @Mixin
     ShardMixin shard = new ShardMixin();
 
     @Override
@@ -65,7 +67,7 @@ final class RunCommand implements Callable<Integer> {
         Scenario scenario = ScenarioParser.parse(file, overrides);
         Path dir = CliDirs.prepare(out, scenario.name());
         TesterSpec tester = scenario.tester();
-        io.loadsmith.tester.session.Sharding sharding = shard.sharding(tester, System.currentTimeMillis());
+        Sharding sharding = shard.sharding(tester, System.currentTimeMillis());
         RunControl control = RunControl.withLiveStats();
         long waitMillis = tester.graceNanos() / 1_000_000 + HOOK_MARGIN_MILLIS;
         String message = String.format("stopping: no new requests; waiting up to %.1f s for those in flight, then writing %s",
@@ -76,7 +78,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private int runAndWrite(Scenario scenario, TesterSpec tester, RunControl control, Path dir,
-                            io.loadsmith.tester.session.Sharding sharding) throws Exception {
+                            Sharding sharding) throws Exception {
         var stdout = spec.commandLine().getOut();
         stdout.printf("loadsmith run %s: %s tester, %s -> %s%n", scenario.name(), tester.model().wireName(),
                 scenario.target().simulated() ? "simulated target" : scenario.target().url(), dir);

@@ -30,6 +30,7 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -181,7 +182,7 @@ public final class ScenarioRun {
             throw new ScenarioException(scenario.file().getFileName() + ": stalls: the shards of a load with stalls"
                     + " share one agent, armed by shard 0 under a run id derived from --start-at: give --start-at");
         }
-        return SharedStalls.of(java.nio.file.Files.readAllBytes(scenario.file()), tester.seed(), sharding.index(),
+        return SharedStalls.of(Files.readAllBytes(scenario.file()), tester.seed(), sharding.index(),
                 sharding.count(), sharding.startAtEpochMs());
     }
 

@@ -90,7 +90,7 @@ public final class ShardMerge {
         for (int i = 0; i < parts.size(); i++) {
             Part part = parts.get(i);
             long laterMs = part.epochMs() - ref.epochMs();
-            shiftNanos[i] = part.run.startNs() > Long.MIN_VALUE ? laterMs * 1_000_000L + ref.run.startNs() - part.run.startNs() : 0;
+            shiftNanos[i] = laterMs * 1_000_000L + ref.run.startNs() - part.run.startNs();
             shiftSeconds[i] = Math.round(laterMs / 1000.0);
             seconds = Math.max(seconds, part.run.timeline().size() + shiftSeconds[i]);
             folders.add(part.dir);
