@@ -92,6 +92,11 @@ public final class AdminClient {
 
     /** Arms a seeded plan. */
     public Armed arm(SeededPlanSpec spec, StallKind kind) throws AdminException {
+        return arm(spec, kind, null);
+    }
+
+    /** Arms a seeded plan under a run id of the caller's (null: the agent makes one); docs/admin-api.md. */
+    public Armed arm(SeededPlanSpec spec, StallKind kind, String runId) throws AdminException {
         ObjectNode body = JSON.createObjectNode();
         body.put("seed", spec.seed());
         body.put("mean_interval_ms", Nanos.toMillis(spec.meanIntervalNanos()));
@@ -99,6 +104,9 @@ public final class AdminClient {
         body.put("min_gap_ms", Nanos.toMillis(spec.minGapNanos()));
         body.put("horizon_ms", Nanos.toMillis(spec.horizonNanos()));
         body.put("kind", kind.wireName());
+        if (runId != null) {
+            body.put("run_id", runId);
+        }
         return armed(armJson(body));
     }
 

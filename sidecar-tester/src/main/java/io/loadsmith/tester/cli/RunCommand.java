@@ -7,12 +7,14 @@ import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioParser;
 import io.loadsmith.tester.session.RunReport;
 import io.loadsmith.tester.session.ScenarioRun;
+import io.loadsmith.tester.session.Sharding;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -30,6 +32,7 @@ import picocli.CommandLine.Spec;
         footer = {
             "  loadsmith run examples/scenarios/sim-coordinated-omission.yaml",
             "  loadsmith run score.yaml --out results/today --set load.rate=800 --set load.duration=1m",
+            "  loadsmith run score.yaml --shard 0/3 --start-at 2026-12-01T20:00:00Z --out results/shard-0",
             "",
             "Exit codes: 0 ok, 1 an SLO failed, 2 bad input (file:line: key message), 3 target or agent unreachable,",
             "  or the target or the agent stopped answering during the run (target.give_up_after)."})
@@ -56,28 +59,33 @@ final class RunCommand implements Callable<Integer> {
             description = "Live progress: a rewritten line on a terminal, periodic plain lines otherwise (default ${DEFAULT-VALUE})")
     String progress;
 
+    @Mixin
+    ShardMixin shard = new ShardMixin();
+
     @Override
     public Integer call() throws Exception {
         Scenario scenario = ScenarioParser.parse(file, overrides);
         Path dir = CliDirs.prepare(out, scenario.name());
         TesterSpec tester = scenario.tester();
+        Sharding sharding = shard.sharding(tester, System.currentTimeMillis());
         RunControl control = RunControl.withLiveStats();
         long waitMillis = tester.graceNanos() / 1_000_000 + HOOK_MARGIN_MILLIS;
         String message = String.format("stopping: no new requests; waiting up to %.1f s for those in flight, then writing %s",
                 tester.graceNanos() / 1e9, dir);
         try (StopHook hook = StopHook.install(control::stop, waitMillis, spec.commandLine().getErr(), message)) {
-            return runAndWrite(scenario, tester, control, dir);
+            return runAndWrite(scenario, tester, control, dir, sharding);
         }
     }
 
-    private int runAndWrite(Scenario scenario, TesterSpec tester, RunControl control, Path dir) throws Exception {
+    private int runAndWrite(Scenario scenario, TesterSpec tester, RunControl control, Path dir,
+                            Sharding sharding) throws Exception {
         var stdout = spec.commandLine().getOut();
         stdout.printf("loadsmith run %s: %s tester, %s -> %s%n", scenario.name(), tester.model().wireName(),
                 scenario.target().simulated() ? "simulated target" : scenario.target().url(), dir);
         stdout.flush();
         boolean line = "line".equals(progress) || ("auto".equals(progress) && System.console() != null);
         ScenarioRun.Outcome run = ScenarioRun.run(scenario, tester, control, dir,
-                "none".equals(progress) ? null : (counts, live) -> new Progress(counts, live, stdout, line));
+                "none".equals(progress) ? null : (counts, live) -> new Progress(counts, live, stdout, line), sharding);
         stdout.println();
         ConsoleTable.print(stdout, run.result(), run.verdicts());
         if (run.aligned()) {

@@ -1,8 +1,9 @@
 package io.loadsmith.tester.engine;
 
 /**
- * The closed model: each connection starts its next journey as soon as its previous one ends. With lanes, a
- * phase runs the connections k = lane mod lanes, and its n-th journey is arrival {@code n·lanes + lane}.
+ * The closed model: each connection starts its next journey as soon as its previous one ends. With lanes (and
+ * shards), a phase runs the connections {@link Phase#firstConnection()} of them, and its n-th journey is
+ * arrival {@code (n·lanes + lane)·shards + shard}.
  */
 final class ClosedModel implements LoadModel {
 
@@ -17,7 +18,7 @@ final class ClosedModel implements LoadModel {
 
     @Override
     public void start() {
-        for (int k = phase.lane(); k < connections; k += phase.lanes()) {
+        for (int k = phase.firstConnection(); k < connections; k += phase.connectionStride()) {
             connectionsRunning++;
             int connection = k;
             phase.post(() -> startJourney(connection), phase.startNanos());
@@ -32,7 +33,7 @@ final class ClosedModel implements LoadModel {
             phase.afterEvent();
             return;
         }
-        Journey journey = phase.create(phase.journeyStarted() * phase.lanes() + phase.lane(), connection, 0, now);
+        Journey journey = phase.create(phase.closedArrival(phase.journeyStarted()), connection, 0, now);
         if (journey == null) {
             connectionsRunning--;
         } else {

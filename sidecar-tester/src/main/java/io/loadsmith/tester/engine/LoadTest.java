@@ -123,7 +123,7 @@ public final class LoadTest {
         run.future.whenComplete((result, failure) -> control.markFinished());
         control.attach(first, run::userStop);
         for (Run.LaneRun lane : run.lanes) {
-            lane.scheduler.at(lane.scheduler.nanoTime(), lane::begin);
+            lane.scheduler.at(Math.max(lane.scheduler.nanoTime(), run.beginNanos()), lane::begin);
         }
         if (first instanceof VirtualScheduler virtual) {
             while (!run.future.isDone() && virtual.runNext()) {
@@ -157,6 +157,8 @@ public final class LoadTest {
     private static final class Run {
         /** Marks the lanes' shares of an open schedule draw from: independent of every other draw. */
         static final String LANE_MARKS = "lane";
+        /** Marks the shards' shares draw from: independent of the lanes' and of every other draw. */
+        static final String SHARD_MARKS = "shard";
 
         final TesterSpec spec;
         final RequestSource source;
@@ -210,7 +212,20 @@ public final class LoadTest {
                     return;
                 }
             }
-            long start = lane.scheduler.nanoTime() + spec.startDelayNanos();
+            long decideAt = spec.startAtNanos() == TesterSpec.NO_START_AT ? Long.MIN_VALUE
+                    : spec.startAtNanos() - spec.startDelayNanos();
+            if (lane.scheduler.nanoTime() < decideAt) {
+                // the listener hears of the start a start delay before it, as without a start time (it may arm stalls)
+                lane.scheduler.at(decideAt, () -> lane.guard(() -> startCounted(lane)));
+            } else {
+                startCounted(lane);
+            }
+        }
+
+        /** On lane's thread, once every lane is warm: decides the counted start and starts every lane there. */
+        void startCounted(LaneRun lane) throws IOException {
+            long ready = lane.scheduler.nanoTime() + spec.startDelayNanos();
+            long start = spec.startAtNanos() == TesterSpec.NO_START_AT ? ready : Math.max(ready, spec.startAtNanos());
             listener.countedStart(start);
             for (LaneRun other : lanes) {
                 if (other != lane) {
@@ -286,7 +301,21 @@ public final class LoadTest {
                 whole = poisson ? ArrivalSchedule.poisson(spec.ratePerSecond(), durationNanos, seed)
                         : ArrivalSchedule.constant(spec.ratePerSecond(), durationNanos);
             }
+            if (spec.shardCount() > 1) {
+                whole = whole.share(spec.shardIndex(), spec.shardCount(), ArrivalStreams.of(spec.seed(), SHARD_MARKS));
+            }
             return oneLane() ? whole : whole.share(lane, lanes.size(), ArrivalStreams.of(spec.seed(), LANE_MARKS));
+        }
+
+        /**
+         * When the lanes begin: at once, or, with a start time and a warm-up by duration, so that the warm-up
+         * ends about when the counted run is to start.
+         */
+        long beginNanos() {
+            if (spec.startAtNanos() == TesterSpec.NO_START_AT || spec.warmupNanos() <= 0) {
+                return Long.MIN_VALUE;
+            }
+            return spec.startAtNanos() - spec.warmupNanos() - 2 * spec.startDelayNanos();
         }
 
         /** The interval of the estimated view: none (open), the expected interval (closed) or the pace. */
@@ -298,12 +327,17 @@ public final class LoadTest {
             };
         }
 
-        /** Lane i's share of n journeys: n / lanes, one more for the first n mod lanes lanes. */
+        /** Lane i's share of n journeys (of this shard's share of them): split evenly, the first ones one more. */
         long share(long journeys, int lane) {
-            if (journeys == Long.MAX_VALUE || oneLane()) {
+            if (journeys == Long.MAX_VALUE) {
                 return journeys;
             }
-            return journeys / lanes.size() + (lane < journeys % lanes.size() ? 1 : 0);
+            return split(split(journeys, spec.shardIndex(), spec.shardCount()), lane, lanes.size());
+        }
+
+        /** Part i of n parts of count: count / n, one more for the first count mod n parts. */
+        static long split(long count, int i, int n) {
+            return count / n + (i < count % n ? 1 : 0);
         }
 
         /** Runs task on the scheduler's thread: at once when already there, else as its next task. */

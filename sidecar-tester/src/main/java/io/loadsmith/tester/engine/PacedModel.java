@@ -4,7 +4,7 @@ package io.loadsmith.tester.engine;
  * The paced model: connection k starts iteration n at {@code start + k·pace/connections + n·pace}, or as
  * soon as its previous journey ends if that is later (catch-up, the wait charged to it), or, with
  * {@code on_late: skip}, at the first of its moments not yet passed (the ones passed count as skipped).
- * With lanes, a phase runs the connections k = lane mod lanes.
+ * With lanes (and shards), a phase runs the connections {@link Phase#firstConnection()} says.
  */
 final class PacedModel implements LoadModel {
 
@@ -23,7 +23,7 @@ final class PacedModel implements LoadModel {
 
     @Override
     public void start() {
-        for (int k = phase.lane(); k < connections; k += phase.lanes()) {
+        for (int k = phase.firstConnection(); k < connections; k += phase.connectionStride()) {
             connectionsRunning++;
             startIteration(k, 0, false);
         }

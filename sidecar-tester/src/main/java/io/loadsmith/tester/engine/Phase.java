@@ -94,6 +94,24 @@ final class Phase {
         return lanes;
     }
 
+    /**
+     * The first connection a closed or paced phase runs: connection k runs in shard {@code k mod shards},
+     * and in that shard in lane {@code (k / shards) mod lanes}.
+     */
+    int firstConnection() {
+        return spec.shardIndex() + spec.shardCount() * lane;
+    }
+
+    /** The step between the connections a closed or paced phase runs (see {@link #firstConnection()}). */
+    int connectionStride() {
+        return spec.shardCount() * lanes;
+    }
+
+    /** The arrival number of this phase's n-th closed journey: unique across lanes and shards. */
+    long closedArrival(long journey) {
+        return (journey * lanes + lane) * spec.shardCount() + spec.shardIndex();
+    }
+
     boolean stopping() {
         return stopping;
     }

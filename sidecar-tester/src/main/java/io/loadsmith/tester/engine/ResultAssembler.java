@@ -18,8 +18,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Builds the {@link RunResult} of a finished run. */
-final class ResultAssembler {
+/** Builds the {@link RunResult} of a finished run; its latency views serve merged runs too. */
+public final class ResultAssembler {
 
     private ResultAssembler() {
     }
@@ -178,7 +178,8 @@ final class ResultAssembler {
                 spec.warmupNanos() > 0 ? spec.warmupNanos() / 1e6 : null);
     }
 
-    static RunResult.Latency latency(Histogram h) {
+    /** A latency view of h (µs): percentiles, max and mean in ms, and the count. */
+    public static RunResult.Latency latency(Histogram h) {
         if (h.getTotalCount() == 0) {
             return new RunResult.Latency(0, 0, 0, 0, 0, 0, 0);
         }
@@ -186,7 +187,7 @@ final class ResultAssembler {
                 Histograms.millis(h.getMaxValue()), Histograms.millis(h.getMean()), h.getTotalCount());
     }
 
-    static RunResult.Lateness lateness(Histogram h) {
+    public static RunResult.Lateness lateness(Histogram h) {
         if (h.getTotalCount() == 0) {
             return new RunResult.Lateness(0, 0, 0);
         }
@@ -197,7 +198,8 @@ final class ResultAssembler {
         return Histograms.millis(h.getValueAtPercentile(percentile));
     }
 
-    static List<RunResult.Point> spectrum(Histogram h) {
+    /** The percentile spectrum of h (µs): [percentile, ms] points, 5 ticks per half distance. */
+    public static List<RunResult.Point> spectrum(Histogram h) {
         List<RunResult.Point> points = new ArrayList<>();
         if (h.getTotalCount() == 0) {
             return points;

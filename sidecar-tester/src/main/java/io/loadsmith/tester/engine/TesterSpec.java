@@ -56,6 +56,12 @@ public final class TesterSpec {
     private int round;
     private boolean stall;
     private boolean testerPauses = true;
+    private int shardIndex;
+    private int shardCount = 1;
+    private long startAtNanos = NO_START_AT;
+
+    /** {@link #startAtNanos()} when the counted run starts as soon as it is ready. */
+    public static final long NO_START_AT = Long.MIN_VALUE;
 
     private TesterSpec() {
     }
@@ -83,6 +89,9 @@ public final class TesterSpec {
         c.round = round;
         c.stall = stall;
         c.testerPauses = testerPauses;
+        c.shardIndex = shardIndex;
+        c.shardCount = shardCount;
+        c.startAtNanos = startAtNanos;
         return c;
     }
 
@@ -334,5 +343,46 @@ public final class TesterSpec {
 
     public boolean testerPauses() {
         return testerPauses;
+    }
+
+    /**
+     * This tester is shard {@code index} of {@code count} testers that run the same seeded load together
+     * (each in its own process): an open tester sends the arrivals of the whole schedule marked
+     * {@code index} ({@link io.loadsmith.tester.schedule.ScheduleShare}, marks {@code ArrivalStreams.of(seed,
+     * "shard")}), a closed or paced tester runs connections k with {@code k mod count == index}.
+     */
+    public TesterSpec shard(int index, int count) {
+        if (count < 1 || index < 0 || index >= count) {
+            throw new IllegalArgumentException("shard must be I/N with 0 <= I < N (got " + index + "/" + count + ")");
+        }
+        TesterSpec c = copy();
+        c.shardIndex = index;
+        c.shardCount = count;
+        return c;
+    }
+
+    /** This tester's shard, in [0, {@link #shardCount()}); 0 when unsharded. */
+    public int shardIndex() {
+        return shardIndex;
+    }
+
+    /** How many shards the load is split into; 1 when unsharded. */
+    public int shardCount() {
+        return shardCount;
+    }
+
+    /**
+     * The counted run starts at {@code nanos} on the scheduler's clock (not before its warm-up and start delay
+     * are over; a warm-up by duration begins so as to end there); {@link #NO_START_AT}: as soon as ready.
+     */
+    public TesterSpec startAt(long nanos) {
+        TesterSpec c = copy();
+        c.startAtNanos = nanos;
+        return c;
+    }
+
+    /** When the counted run starts on the scheduler's clock, or {@link #NO_START_AT}. */
+    public long startAtNanos() {
+        return startAtNanos;
     }
 }

@@ -38,6 +38,10 @@ import java.util.TreeMap;
  *
  * Runs on one thread, once; the lanes' recorders must be finished and the caller must have seen their
  * writes (e.g. through a lock their threads released).
+ *
+ * <p>The same two file merges serve the shards of a load run in separate processes ({@link
+ * #mergeRequestLogs(List, long[], Path, long)}, {@link #mergeIntervals(List, long[], long, Path, SecondSink)}):
+ * there each folder's times are first moved onto the merged folder's timeline.
  */
 public final class LaneMerge {
 
@@ -56,8 +60,14 @@ public final class LaneMerge {
         }
         Files.createDirectories(runDir);
         try {
-            mergeRequestLogs(laneDirs, runDir.resolve(RequestLog.FILE_NAME), merged.startNanos);
-            merged.timeline.addAll(mergeIntervals(lanes, laneDirs, runDir.resolve(RunRecorder.HLOG_FILE_NAME)));
+            mergeRequestLogs(laneDirs, new long[laneDirs.size()], runDir.resolve(RequestLog.FILE_NAME),
+                    merged.startNanos);
+            long seconds = 0;
+            for (RunRecorder lane : lanes) {
+                seconds = Math.max(seconds, lane.timeline().size());
+            }
+            mergeIntervals(laneDirs, new long[laneDirs.size()], seconds, runDir.resolve(RunRecorder.HLOG_FILE_NAME),
+                    (s, sums) -> merged.timeline.add(second(s, lanes, sums.get("service"), sums.get("corrected"))));
         } catch (IOException | UncheckedIOException e) {
             // a file that could not be written whole (a full disk): neither is left under its name
             Files.deleteIfExists(runDir.resolve(RequestLog.FILE_NAME));
@@ -79,31 +89,48 @@ public final class LaneMerge {
     private static final class LogHead {
         final RequestLog.Reader reader;
         final int lane;
+        final long shiftNanos;
         RequestRecord record;
         long key;
 
-        LogHead(RequestLog.Reader reader, int lane) {
+        LogHead(RequestLog.Reader reader, int lane, long shiftNanos) {
             this.reader = reader;
             this.lane = lane;
+            this.shiftNanos = shiftNanos;
         }
 
         boolean advance() {
             if (!reader.hasNext()) {
                 return false;
             }
-            record = reader.next();
+            record = shifted(reader.next(), shiftNanos);
             key = Math.max(key, record.endNanos());
             return true;
         }
     }
 
-    static void mergeRequestLogs(List<Path> laneDirs, Path target, long startNanos) throws IOException {
+    /** The record with its times (those it has: -1 stays -1) moved by shiftNanos. */
+    static RequestRecord shifted(RequestRecord r, long shiftNanos) {
+        if (shiftNanos == 0) {
+            return r;
+        }
+        return new RequestRecord(r.intendedNanos() + shiftNanos, r.sentNanos() < 0 ? -1 : r.sentNanos() + shiftNanos,
+                r.endNanos() < 0 ? -1 : r.endNanos() + shiftNanos, r.connection(), r.step(), r.status(), r.outcome());
+    }
+
+    /**
+     * Writes target ({@value RequestLog#FILE_NAME}, run start startNanos) from the logs of dirs, each
+     * record's times moved by its folder's shift (ns), merged in the order requests ended.
+     */
+    public static void mergeRequestLogs(List<Path> dirs, long[] shiftNanos, Path target, long startNanos)
+            throws IOException {
         List<LogHead> heads = new ArrayList<>();
         PriorityQueue<LogHead> queue = new PriorityQueue<>((a, b) -> a.key != b.key
                 ? Long.compare(a.key, b.key) : Integer.compare(a.lane, b.lane));
         try (RequestLog.Writer out = RequestLog.create(target, startNanos)) {
-            for (int i = 0; i < laneDirs.size(); i++) {
-                LogHead head = new LogHead(RequestLog.read(laneDirs.get(i).resolve(RequestLog.FILE_NAME)), i);
+            for (int i = 0; i < dirs.size(); i++) {
+                LogHead head = new LogHead(RequestLog.read(dirs.get(i).resolve(RequestLog.FILE_NAME)), i,
+                        shiftNanos[i]);
                 heads.add(head);
                 if (head.advance()) {
                     queue.add(head);
@@ -125,43 +152,57 @@ public final class LaneMerge {
 
     // ---- latency.hlog and the timeline
 
-    /** One lane's interval log, read a second at a time. */
+    /** One lane's interval log, read a second at a time, its seconds moved by shiftSeconds. */
     private static final class IntervalHead {
         final HistogramLogReader reader;
+        final long shiftSeconds;
         Histogram next;
 
-        IntervalHead(Path file) throws IOException {
+        IntervalHead(Path file, long shiftSeconds) throws IOException {
             reader = new HistogramLogReader(file.toFile());
+            this.shiftSeconds = shiftSeconds;
             next = (Histogram) reader.nextIntervalHistogram();
         }
 
         /** Adds every interval of second s to sums, by tag, in the order read. */
         void addSecond(long s, Map<String, Histogram> sums) {
-            while (next != null && next.getStartTimeStamp() / 1000 == s) {
+            while (next != null && next.getStartTimeStamp() / 1000 + shiftSeconds == s) {
                 sums.computeIfAbsent(next.getTag(), tag -> Histograms.create()).add(next);
                 next = (Histogram) reader.nextIntervalHistogram();
             }
         }
 
         long nextSecond() {
-            return next == null ? Long.MAX_VALUE : next.getStartTimeStamp() / 1000;
+            return next == null ? Long.MAX_VALUE : next.getStartTimeStamp() / 1000 + shiftSeconds;
         }
     }
 
-    private static List<SecondSummary> mergeIntervals(List<RunRecorder> lanes, List<Path> laneDirs, Path target)
+    /** Takes each second of a merged interval log once it is written. */
+    @FunctionalInterface
+    public interface SecondSink {
+        /**
+         * @param s    the second, from the merged timeline's start
+         * @param sums its histograms (µs) by tag, {@code service} and {@code corrected} first; reused after the call
+         */
+        void second(long s, Map<String, Histogram> sums) throws IOException;
+    }
+
+    /**
+     * Writes target ({@value RunRecorder#HLOG_FILE_NAME}) from the interval logs of dirs, second s of dir i
+     * becoming second s + shiftSeconds[i]: for each second of [0, seconds) the intervals of every folder added
+     * tag by tag (HdrHistogram {@code add}, lossless), handed to sink once written.
+     *
+     * @throws IOException when a log has a second at or past {@code seconds}, or the file cannot be written
+     */
+    public static void mergeIntervals(List<Path> dirs, long[] shiftSeconds, long seconds, Path target, SecondSink sink)
             throws IOException {
         List<IntervalHead> heads = new ArrayList<>();
-        for (Path dir : laneDirs) {
-            heads.add(new IntervalHead(dir.resolve(RunRecorder.HLOG_FILE_NAME)));
+        for (int i = 0; i < dirs.size(); i++) {
+            heads.add(new IntervalHead(dirs.get(i).resolve(RunRecorder.HLOG_FILE_NAME), shiftSeconds[i]));
         }
-        List<SecondSummary> timeline = new ArrayList<>();
-        IntervalLog.Remembering sink = new IntervalLog.Remembering(Files.newOutputStream(target));
-        try (PrintStream stream = new PrintStream(new BufferedOutputStream(sink), false, StandardCharsets.UTF_8)) {
+        IntervalLog.Remembering written = new IntervalLog.Remembering(Files.newOutputStream(target));
+        try (PrintStream stream = new PrintStream(new BufferedOutputStream(written), false, StandardCharsets.UTF_8)) {
             HistogramLogWriter hlog = IntervalLog.logWriter(stream);
-            long seconds = 0;
-            for (RunRecorder lane : lanes) {
-                seconds = Math.max(seconds, lane.timeline().size());
-            }
             for (long s = 0; s < seconds; s++) {
                 Map<String, Histogram> sums = new LinkedHashMap<>();
                 sums.put("service", Histograms.create());
@@ -172,20 +213,19 @@ public final class LaneMerge {
                 for (Map.Entry<String, Histogram> entry : sums.entrySet()) {
                     IntervalLog.write(hlog, entry.getValue(), entry.getKey(), s);
                 }
-                timeline.add(second(s, lanes, sums.get("service"), sums.get("corrected")));
+                sink.second(s, sums);
             }
             for (IntervalHead head : heads) {
                 if (head.nextSecond() != Long.MAX_VALUE) {
-                    throw new IOException("an interval log has a second past its lane's timeline: "
+                    throw new IOException("an interval log has a second past its run's timeline: "
                             + head.nextSecond());
                 }
             }
             if (stream.checkError()) {
-                throw sink.failure != null ? RequestLog.named(target, sink.failure)
+                throw written.failure != null ? RequestLog.named(target, written.failure)
                         : new IOException("cannot write " + target);
             }
         }
-        return timeline;
     }
 
     private static SecondSummary second(long s, List<RunRecorder> lanes, Histogram service, Histogram corrected) {

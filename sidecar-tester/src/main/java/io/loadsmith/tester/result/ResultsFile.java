@@ -23,11 +23,14 @@ import java.util.Map;
  * @param targetLost when and how the target stopped answering during the run; null (left out) when it did not
  * @param pauseAlignment the pause-aligned plot (sends around the start of the service pauses the runs met), in
  *                   the shape of {@code alignment} ({@code stall_ms}: the longest pause met); null when none met one
+ * @param shard      which share of a sharded load this folder holds; null (left out) when not sharded
+ * @param start      when the counted run started on the wall clock and the monotonic one; null (left out)
+ *                   where the command does not record it
  */
 public record ResultsFile(@JsonProperty(required = true) String schema, ClockInfo clock,
                           @JsonProperty(required = true) List<RunResult> runs, List<SloResult> slos,
                           Alignment alignment, Experiment experiment, Versions versions, TargetLost targetLost,
-                          Alignment pauseAlignment) {
+                          Alignment pauseAlignment, Shard shard, Start start) {
 
     /** The one schema this code writes and reads. */
     public static final String SCHEMA = "loadsmith/results/v1";
@@ -39,35 +42,35 @@ public record ResultsFile(@JsonProperty(required = true) String schema, ClockInf
 
     /** A results file of these runs, on one host (clock offset 0 ± 0), no SLOs yet, written by this tester. */
     public static ResultsFile of(List<RunResult> runs) {
-        return new ResultsFile(SCHEMA, new ClockInfo(0, 0), runs, List.of(), null, null, Versions.ofTester(), null, null);
+        return new ResultsFile(SCHEMA, new ClockInfo(0, 0), runs, List.of(), null, null, Versions.ofTester(), null, null, null, null);
     }
 
     public ResultsFile withClock(ClockInfo value) {
-        return new ResultsFile(schema, value, runs, slos, alignment, experiment, versions, targetLost, pauseAlignment);
+        return new ResultsFile(schema, value, runs, slos, alignment, experiment, versions, targetLost, pauseAlignment, shard, start);
     }
 
     public ResultsFile withSlos(List<SloResult> value) {
-        return new ResultsFile(schema, clock, runs, value, alignment, experiment, versions, targetLost, pauseAlignment);
+        return new ResultsFile(schema, clock, runs, value, alignment, experiment, versions, targetLost, pauseAlignment, shard, start);
     }
 
     public ResultsFile withAlignment(Alignment value) {
-        return new ResultsFile(schema, clock, runs, slos, value, experiment, versions, targetLost, pauseAlignment);
+        return new ResultsFile(schema, clock, runs, slos, value, experiment, versions, targetLost, pauseAlignment, shard, start);
     }
 
     public ResultsFile withExperiment(Experiment value) {
-        return new ResultsFile(schema, clock, runs, slos, alignment, value, versions, targetLost, pauseAlignment);
+        return new ResultsFile(schema, clock, runs, slos, alignment, value, versions, targetLost, pauseAlignment, shard, start);
     }
 
     public ResultsFile withVersions(Versions value) {
-        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, value, targetLost, pauseAlignment);
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, value, targetLost, pauseAlignment, shard, start);
     }
 
     public ResultsFile withTargetLost(TargetLost value) {
-        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, value, pauseAlignment);
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, value, pauseAlignment, shard, start);
     }
 
     public ResultsFile withPauseAlignment(Alignment value) {
-        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, targetLost, value);
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, targetLost, value, shard, start);
     }
 
     /**
@@ -102,6 +105,35 @@ public record ResultsFile(@JsonProperty(required = true) String schema, ClockInf
         public Versions withAgent(String version, String commit) {
             return new Versions(tester, testerCommit, version, commit);
         }
+    }
+
+    public ResultsFile withShard(Shard value) {
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, targetLost, pauseAlignment, value, start);
+    }
+
+    public ResultsFile withStart(Start value) {
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, targetLost, pauseAlignment, shard, value);
+    }
+
+    /**
+     * Which share of a sharded load a folder holds.
+     *
+     * @param index       the shard, in [0, count); null in a folder merged from every shard
+     * @param count       how many shards split the load
+     * @param connections a closed or paced tester's connections in this shard (k with k mod count = index);
+     *                    null (left out) for an open tester or a merged folder
+     */
+    public record Shard(@JsonInclude(JsonInclude.Include.ALWAYS) Integer index, int count, List<Integer> connections) {
+    }
+
+    /**
+     * When the counted run started: the same moment on the wall clock and on the tester's monotonic clock.
+     *
+     * @param epochMs        milliseconds since the epoch (a simulated run: its virtual clock's 0)
+     * @param monotonicNs    the tester's monotonic clock ({@code System.nanoTime()}), as {@code runs[].start_ns}
+     * @param startAtEpochMs the {@code --start-at} asked for; null (left out) without one
+     */
+    public record Start(long epochMs, long monotonicNs, Long startAtEpochMs) {
     }
 
     /** Offset of the agent's clock (server − tester) and its uncertainty, in nanoseconds. */

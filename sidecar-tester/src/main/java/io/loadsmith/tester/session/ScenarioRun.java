@@ -33,6 +33,7 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,28 +90,49 @@ public final class ScenarioRun {
      */
     public static Outcome run(Scenario scenario, TesterSpec tester, RunControl control, Path dir, LiveView live)
             throws Exception {
+        return run(scenario, tester, control, dir, live, Sharding.NONE);
+    }
+
+    /**
+     * {@link #run(Scenario, TesterSpec, RunControl, Path, LiveView)} as a shard of a split load and/or from a
+     * common start ({@link Sharding}); results.json then also says which shard it was and when it started.
+     */
+    public static Outcome run(Scenario scenario, TesterSpec tester, RunControl control, Path dir, LiveView live,
+                              Sharding sharding) throws Exception {
         Thread prepare = new Thread(ReportWriter::prepare, "loadsmith-report-prepare");
         prepare.setDaemon(true);
         prepare.start();
         RunResult result;
         StalledRun.Outcome stalled = null;
         ResultsFile.TargetLost lost = null;
+        ResultsFile.Start start;
         if (scenario.target().simulated()) {
-            result = Simulation.run(tester, scenario.target().simulate(),
+            result = Simulation.run(sharding.apply(tester, null), scenario.target().simulate(),
                     scenario.source(Simulation.SIMULATED_URI), dir);
+            start = new ResultsFile.Start(0, result.startNs(), sharding.startAtEpochMs());
         } else {
+            WallClock wall = WallClock.now();
+            tester = sharding.apply(tester, wall);
             URI url = scenario.target().url();
             checkReachable(url);
             AgentStalls agent = scenario.stalls() == null ? null : agent(scenario);
+            SharedStalls shared = agent == null || !sharding.sharded() ? null : shared(scenario, tester, sharding);
             try (TargetWatch watch = control.live() == null ? null
                     : TargetWatch.start(control.live(), control, scenario.target().giveUpAfterNanos())) {
-                stalled = runReal(scenario, tester, url, agent, dir, control, live);
+                stalled = runReal(scenario, tester, url, agent, dir, control, live, shared);
                 lost = watch == null ? null : watch.lost();
             }
             if (lost != null) {
                 stalled = stalled.withResult(stalled.result().withWarnings(List.of(lostWarning(lost))));
             }
             result = stalled.result();
+            start = new ResultsFile.Start(wall.toEpochMillis(result.startNs()), result.startNs(),
+                    sharding.startAtEpochMs());
+            String late = lateStart(start);
+            if (late != null) {
+                result = result.withWarnings(List.of(late));
+                stalled = stalled.withResult(result);
+            }
             if (agent != null) {
                 JsonNode stalls = result.agentLost() != null ? fetchedStalls(stalled)
                         : agent.admin().stallsJson(stalled.armed().runId(), 0);
@@ -132,18 +154,21 @@ public final class ScenarioRun {
         Outcome outcome = new Outcome(result, verdicts, stalled, lost);
         ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), (outcome.aligned()
                 ? AlignedResults.build(dir, List.of(entry(dir, scenario, stalled)), sloResults)
-                : ResultsFile.of(List.of(result)).withSlos(sloResults)).withTargetLost(lost));
+                : ResultsFile.of(List.of(result)).withSlos(sloResults)).withTargetLost(lost)
+                .withShard(sharding.describe(tester)).withStart(start));
         AtomicFiles.copy(scenario.file(), dir.resolve("scenario.yaml"));
         return outcome;
     }
 
     private static StalledRun.Outcome runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent,
-                                              Path dir, RunControl control, LiveView live) throws Exception {
+                                              Path dir, RunControl control, LiveView live, SharedStalls shared)
+            throws Exception {
         TransportOptions options = scenario.transport();
         try (OpenTransport http = Transports.open(options);
              AutoCloseable view = live == null ? null : live.start(http.stats(), control.live())) {
             return StalledRun.run(tester, http, scenario.source(url), dir, agent,
-                    agent == null ? null : AlignedBins.forStall(agent.durationNanos()), control).withTransport(options, http);
+                    agent == null ? null : AlignedBins.forStall(agent.durationNanos()), control, shared)
+                    .withTransport(options, http);
         }
     }
 
@@ -153,6 +178,16 @@ public final class ScenarioRun {
         SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();
         return new AgentStalls(AdminClient.of(stalls.admin(), token(stalls.tokenFile(), scenario.file())), plan.seed(),
                 plan.meanIntervalNanos(), plan.durationNanos(), plan.minGapNanos(), stalls.plan().kind());
+    }
+
+    /** The shared stalls of a shard: the run id its agent is armed under, from the file, seed, N and start. */
+    private static SharedStalls shared(Scenario scenario, TesterSpec tester, Sharding sharding) throws IOException {
+        if (sharding.startAtEpochMs() == null) {
+            throw new ScenarioException(scenario.file().getFileName() + ": stalls: the shards of a load with stalls"
+                    + " share one agent, armed by shard 0 under a run id derived from --start-at: give --start-at");
+        }
+        return SharedStalls.of(Files.readAllBytes(scenario.file()), tester.seed(), sharding.index(),
+                sharding.count(), sharding.startAtEpochMs());
     }
 
     /** The token of {@code stalls.token_file} given in {@code file}; null without one. */
@@ -208,6 +243,16 @@ public final class ScenarioRun {
         RunResult.AgentLost lost = outcome.result().agentLost();
         return StallFeed.warning(lost.atMs(), outcome.stalled().stalls().size(), lost.unconfirmedStalls())
                 + " (" + lost.error() + ")";
+    }
+
+    /** The warning of a counted run that started more than a millisecond after its --start-at; null if on time. */
+    static String lateStart(ResultsFile.Start start) {
+        if (start.startAtEpochMs() == null || start.epochMs() <= start.startAtEpochMs() + 1) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "the counted run started %d ms after --start-at (its warm-up or "
+                + "preparation ended late): it is not aligned with runs that started on time",
+                start.epochMs() - start.startAtEpochMs());
     }
 
     /** Fails fast (exit code 3) when nothing listens at the target's host and port. */

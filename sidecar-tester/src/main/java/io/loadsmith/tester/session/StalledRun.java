@@ -154,8 +154,18 @@ public final class StalledRun {
      */
     public static Outcome run(TesterSpec tester, OpenTransport http, RequestSource source, Path runDir,
                               AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
+        return run(tester, http, source, runDir, stalls, bins, control, null);
+    }
+
+    /**
+     * {@link #run(TesterSpec, OpenTransport, RequestSource, Path, AgentStalls, AlignedBins, RunControl)} as a
+     * shard of a split load whose stalls are shared ({@link SharedStalls}; null: not shared).
+     */
+    public static Outcome run(TesterSpec tester, OpenTransport http, RequestSource source, Path runDir,
+                              AgentStalls stalls, AlignedBins bins, RunControl control, SharedStalls shared)
+            throws IOException {
         TesterSpec prepared = tester.startDelay(Math.max(tester.startDelayNanos(), REAL_START_DELAY_NANOS));
-        Outcome outcome = run(prepared, http.lanes(), source, runDir, stalls, bins, control);
+        Outcome outcome = run(prepared, http.lanes(), source, runDir, stalls, bins, control, shared);
         ConnectionStats c = http.stats().connections();
         return c == null ? outcome : outcome.withResult(outcome.result().withConnections(new RunResult.Connections(
                 c.opened(), c.reconnects(), c.failedConnects(), c.connectP50Ms(), c.connectMaxMs())));
@@ -177,6 +187,12 @@ public final class StalledRun {
      */
     public static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
                               AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
+        return run(tester, lanes, source, runDir, stalls, bins, control, (SharedStalls) null);
+    }
+
+    private static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
+                               AgentStalls stalls, AlignedBins bins, RunControl control, SharedStalls shared)
+            throws IOException {
         boolean virtual = lanes.get(0).scheduler() instanceof VirtualScheduler;
         ExecutorService writer = virtual ? null : Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "loadsmith-writer");
@@ -186,7 +202,7 @@ public final class StalledRun {
         TesterPauses self = virtual || !tester.testerPauses() ? null : TesterPauses.start();
         try {
             Outcome outcome = run(tester, lanes, source, runDir, stalls, bins, control,
-                    writer == null ? Runnable::run : writer, self);
+                    writer == null ? Runnable::run : writer, self, shared);
             return self == null ? outcome : outcome.withResult(self.attach(outcome.result(), runDir));
         } finally {
             if (writer != null) {
@@ -201,7 +217,7 @@ public final class StalledRun {
     /** The run, its files written by {@code writer}, its tester pauses observed by {@code self} (or null). */
     private static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
                                AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer,
-                               TesterPauses self) throws IOException {
+                               TesterPauses self, SharedStalls shared) throws IOException {
         if (stalls == null) {
             RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir,
                     self == null ? RunListener.NONE : self.around(RunListener.NONE), control, writer);
@@ -211,7 +227,7 @@ public final class StalledRun {
                 ClockProbe.DEFAULT_PROBES);
         Scheduler clock = lanes.get(0).scheduler();
         Arming arming = new Arming(stalls, tester.durationNanos(), clock::nanoTime,
-                !(clock instanceof VirtualScheduler));
+                !(clock instanceof VirtualScheduler), shared);
         RunResult result;
         try {
             result = LoadTest.run(tester.stall(true), lanes, source, runDir,
@@ -226,17 +242,31 @@ public final class StalledRun {
             throw arming.failure;
         }
         StallFeed.Fetched fetched;
-        try (StallFeed feed = arming.feed) {
-            fetched = feed.finish();
-        } catch (AdminException e) {
-            stalls.admin().disarm();
-            throw e;
+        boolean arms = arming.armed != null;
+        if (!arms) {
+            // a shard that does not arm: the shared run's stalls, fetched once after the grace
+            List<ServerStall> shardStalls = stalls.admin().stalls(shared.runId());
+            fetched = new StallFeed.Fetched(shardStalls, clock.nanoTime(), -1, null);
+            arming.armed = shared.armedAsRecorded(stalls, tester.durationNanos(), shardStalls,
+                    offset.forAlignment().toServerNanos(arming.countStartNanos));
+            if (shardStalls.isEmpty()) {
+                result = result.withWarnings(List.of(shared.noneWarning()));
+            }
+        } else {
+            try (StallFeed feed = arming.feed) {
+                fetched = feed.finish();
+            } catch (AdminException e) {
+                stalls.admin().disarm();
+                throw e;
+            }
         }
         List<ServerStall> recorded = fetched.stalls();
         ResultsFile.Versions versions;
         if (fetched.lost()) {
             versions = ResultsFile.Versions.ofTester();
             disarmQuietly(stalls.admin());
+        } else if (!arms) {
+            versions = withAgent(stalls.admin()); // the shard that armed disarms
         } else {
             try {
                 versions = withAgent(stalls.admin());
@@ -300,30 +330,37 @@ public final class StalledRun {
 
     /**
      * Arms the agent when the engine decides the counted start and starts fetching the run's stalls as it
-     * goes (a {@link StallFeed}; fetched by hand only on a virtual clock); remembers a failure for the caller.
+     * goes (a {@link StallFeed}; fetched by hand only on a virtual clock); a shard that does not arm the
+     * shared stalls only notes the start. Remembers a failure for the caller.
      */
     private static final class Arming implements RunListener {
         private final AgentStalls stalls;
         private final long horizonNanos;
         private final LongSupplier clock;
         private final boolean polling;
+        private final SharedStalls shared;
         AdminClient.Armed armed;
         AdminException failure;
         long countStartNanos;
         StallFeed feed;
 
-        Arming(AgentStalls stalls, long horizonNanos, LongSupplier clock, boolean polling) {
+        Arming(AgentStalls stalls, long horizonNanos, LongSupplier clock, boolean polling, SharedStalls shared) {
             this.stalls = stalls;
             this.horizonNanos = horizonNanos;
             this.clock = clock;
             this.polling = polling;
+            this.shared = shared;
         }
 
         @Override
         public void countedStart(long startNanos) {
             countStartNanos = startNanos;
+            if (shared != null && !shared.arms()) {
+                return;
+            }
             try {
-                armed = stalls.admin().arm(stalls.spec(horizonNanos), stalls.kind());
+                armed = stalls.admin().arm(stalls.spec(horizonNanos), stalls.kind(),
+                        shared == null ? null : shared.runId());
                 feed = polling ? StallFeed.start(stalls.admin(), armed.runId(), clock)
                         : StallFeed.byHand(stalls.admin(), armed.runId(), clock);
             } catch (AdminException e) {

@@ -16,7 +16,13 @@ final class ChildCli {
 
     /** Starts {@code loadsmith args...} in {@code workDir} (null: this one) with LOADSMITH_DEBUG=1. */
     static Process start(Path console, Path workDir, String... args) throws IOException {
-        List<String> command = command(args);
+        return start(List.of(), console, workDir, args);
+    }
+
+    /** {@link #start(Path, Path, String...)} with the java command run by {@code prefix} (e.g. {@code unshare ...}). */
+    static Process start(List<String> prefix, Path console, Path workDir, String... args) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(command(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(console.toFile());
         if (workDir != null) {

@@ -9,7 +9,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ArrivalScheduleTest {
+public class ArrivalScheduleTest {
 
     static final long S = 1_000_000_000L;
 
@@ -22,8 +22,8 @@ class ArrivalScheduleTest {
         return all.stream().mapToLong(Long::longValue).toArray();
     }
 
-    /** Kolmogorov–Smirnov distance between the gaps and the exponential distribution of the given rate. */
-    static double ksDistanceToExponential(long[] offsets, double ratePerSecond) {
+    /** Kolmogorov–Smirnov distance between the gaps and the exponential distribution of the given rate (also used by the CLI's shard tests). */
+    public static double ksDistanceToExponential(long[] offsets, double ratePerSecond) {
         double[] gaps = new double[offsets.length];
         long previous = 0;
         for (int i = 0; i < offsets.length; i++) {

@@ -296,14 +296,15 @@ public final class AdminServer implements AutoCloseable {
             noQuery(exchange);
             requireJson(exchange);
             byte[] body = readBody(exchange);
-            StallPlan plan = armRequests.parse(body);
+            ArmRequests.ArmRequest request = armRequests.parseRequest(body);
+            StallPlan plan = request.plan();
             Optional<String> refusal = refusal();
             if (refusal.isPresent()) {
                 throw new AdminError(409, refusal.get());
             }
             ArmResult result;
             try {
-                result = controller.arm(plan);
+                result = controller.arm(plan, request.runId());
             } catch (IllegalStateException e) {
                 throw new AdminError(409, "arming is refused: " + e.getMessage());
             }

@@ -26,8 +26,14 @@ import java.util.Set;
  */
 final class ArmRequests {
 
-    static final String SEEDED_FIELDS = "seed, mean_interval_ms, duration_ms, min_gap_ms, horizon_ms, kind";
-    static final String EXPLICIT_FIELDS = "stalls, kind";
+    static final String SEEDED_FIELDS = "seed, mean_interval_ms, duration_ms, min_gap_ms, horizon_ms, kind, run_id";
+    static final String EXPLICIT_FIELDS = "stalls, kind, run_id";
+    /** What a client-chosen run id may be: 1 to 64 letters, digits, {@code . _ : -}. */
+    static final java.util.regex.Pattern RUN_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+
+    /** An arm body: its plan, and the run id the client chose (null: the controller makes one). */
+    record ArmRequest(StallPlan plan, String runId) {
+    }
 
     private final JsonFactory json;
     private final AdminConfig config;
@@ -39,6 +45,11 @@ final class ArmRequests {
 
     /** Parses and checks an arm body. */
     StallPlan parse(byte[] body) throws AdminError {
+        return parseRequest(body).plan();
+    }
+
+    /** Parses and checks an arm body, its optional {@code run_id} with it. */
+    ArmRequest parseRequest(byte[] body) throws AdminError {
         Fields fields;
         try (JsonParser parser = json.createParser(body)) {
             fields = readFields(parser);
@@ -54,7 +65,7 @@ final class ArmRequests {
             throw AdminError.badRequest(wireName(e.field()) + ": " + e.problem());
         }
         checkStalledShare(plan, fields);
-        return plan;
+        return new ArmRequest(plan, fields.runId);
     }
 
     private static String where(JsonLocation location) {
@@ -77,6 +88,7 @@ final class ArmRequests {
         Double minGapMs;
         Double horizonMs;
         String kind;
+        String runId;
         List<double[]> stalls; // {offset_ms, duration_ms}
         final Set<String> seen = new HashSet<>();
     }
@@ -102,6 +114,7 @@ final class ArmRequests {
                 case "horizon_ms" -> fields.horizonMs = readMillis(parser, name);
                 case "kind" -> fields.kind = readString(parser, name);
                 case "stalls" -> fields.stalls = readStalls(parser);
+                case "run_id" -> fields.runId = readRunId(parser, name);
                 default -> throw AdminError.badRequest(name + ": unknown field (a seeded plan takes " + SEEDED_FIELDS
                         + "; an explicit one takes " + EXPLICIT_FIELDS + ")");
             }
@@ -183,6 +196,15 @@ final class ArmRequests {
             throw AdminError.badRequest(name + ": must be a finite number of milliseconds (got " + parser.getText() + ")");
         }
         return millis;
+    }
+
+    private static String readRunId(JsonParser parser, String name) throws IOException, AdminError {
+        String value = readString(parser, name);
+        if (!RUN_ID.matcher(value).matches()) {
+            throw AdminError.badRequest(name + ": must be 1 to 64 letters, digits, '.', '_', ':' or '-' (got \""
+                    + (value.length() > 80 ? value.substring(0, 80) + "..." : value) + "\")");
+        }
+        return value;
     }
 
     private static String readString(JsonParser parser, String name) throws IOException, AdminError {

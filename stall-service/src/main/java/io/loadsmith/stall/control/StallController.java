@@ -98,6 +98,14 @@ public final class StallController implements AutoCloseable {
      * @throws IllegalStateException if the controller is closed
      */
     public ArmResult arm(StallPlan plan) {
+        return arm(plan, null);
+    }
+
+    /**
+     * {@link #arm(StallPlan)} under a run id the caller chose (null: a new one), so that several clients
+     * that agreed on it without talking (the shards of one load) can each fetch the run's windows.
+     */
+    public ArmResult arm(StallPlan plan, String runIdOrNull) {
         Objects.requireNonNull(plan, "plan");
         ArmResult result;
         synchronized (lock) {
@@ -105,7 +113,7 @@ public final class StallController implements AutoCloseable {
                 throw new IllegalStateException("the stall controller is closed");
             }
             endOpenWindow();
-            String runId = newRunId();
+            String runId = runIdOrNull == null ? newRunId() : runIdOrNull;
             long armedAtNanos = clock.nanoTime();
             run = new Run(runId, armedAtNanos, plan);
             lastRunId = runId;

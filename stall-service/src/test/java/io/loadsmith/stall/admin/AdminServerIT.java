@@ -93,6 +93,20 @@ class AdminServerIT {
     }
 
     @Test
+    void arm_with_a_run_id_arms_under_that_id_and_its_windows_are_fetched_by_it() throws Exception {
+        AdminClient admin = start();
+        JsonNode armed = admin.postJson("/arm", "{\"stalls\": [{\"offset_ms\": 10, \"duration_ms\": 5}], "
+                + "\"kind\": \"spin\", \"run_id\": \"shards-7:abc_1.0\"}").json();
+
+        assertThat(armed.get("run_id").asText()).isEqualTo("shards-7:abc_1.0");
+        assertThat(controller.lastRunId()).isEqualTo("shards-7:abc_1.0");
+        awaitDisarmedByHorizon();
+        JsonNode page = admin.get("/stalls?run_id=shards-7:abc_1.0").json();
+        assertThat(page.get("stalls")).hasSize(1);
+        assertThat(page.get("stalls").get(0).get("run_id").asText()).isEqualTo("shards-7:abc_1.0");
+    }
+
+    @Test
     void stalls_lists_every_window_that_happened_with_its_real_start_and_end() throws Exception {
         AdminClient admin = start();
         JsonNode armed = admin.postJson("/arm", "{\"stalls\": [{\"offset_ms\": 20, \"duration_ms\": 30}, "
@@ -328,17 +342,18 @@ class AdminServerIT {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        "bad run_id | {\"stalls\": [{\"offset_ms\": 1, \"duration_ms\": 1}], \"run_id\": \"a b\"} | `run_id: must be 1 to 64 letters, digits, '.', '_', ':' or '-' (got \"a b\")`",
         "malformed JSON | {\"seed\": 7, | body: malformed JSON at line 1, column 12: Unexpected end-of-input within/between Object entries",
         "not an object | [1, 2] | `body: must be a JSON object such as {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 500, \"horizon_ms\": 60000, \"kind\": \"block\"}`",
         "trailing content | {\"stalls\": [{\"offset_ms\": 1, \"duration_ms\": 1}]} {} | body: unexpected content after the JSON object at line 1, column 51",
-        "unknown field | {\"seed\": 7, \"colour\": \"red\"} | `colour: unknown field (a seeded plan takes seed, mean_interval_ms, duration_ms, min_gap_ms, horizon_ms, kind; an explicit one takes stalls, kind)`",
+        "unknown field | {\"seed\": 7, \"colour\": \"red\"} | `colour: unknown field (a seeded plan takes seed, mean_interval_ms, duration_ms, min_gap_ms, horizon_ms, kind, run_id; an explicit one takes stalls, kind, run_id)`",
         "seed as a string | {\"seed\": \"7\"} | seed: must be an integer (got the string \"7\")",
         "seed as a fraction | {\"seed\": 7.5} | seed: must be an integer (got the number 7.5)",
         "seed too big | {\"seed\": 99999999999999999999} | seed: must fit in 64 bits (got 99999999999999999999)",
         "duration as a string | {\"duration_ms\": \"100ms\"} | duration_ms: must be a number of milliseconds (got the string \"100ms\")",
         "kind as a number | {\"kind\": 1} | kind: must be a string (got the number 1)",
         "unknown kind | `{\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 500, \"horizon_ms\": 60000, \"kind\": \"nap\"}` | kind: must be \"block\" or \"spin\" (got \"nap\")",
-        "missing field | {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 500} | `horizon_ms: missing (a seeded plan takes seed, mean_interval_ms, duration_ms, min_gap_ms, horizon_ms, kind; an explicit one takes stalls, kind)`",
+        "missing field | {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 500} | `horizon_ms: missing (a seeded plan takes seed, mean_interval_ms, duration_ms, min_gap_ms, horizon_ms, kind, run_id; an explicit one takes stalls, kind, run_id)`",
         "field twice | {\"seed\": 7, \"seed\": 8} | seed: given twice",
         "min gap below duration | {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 50, \"horizon_ms\": 60000} | min_gap_ms: must be >= duration, start to start (got 50.0 ms < 100.0 ms)",
         "absurd mean interval | {\"seed\": 7, \"mean_interval_ms\": 2e9, \"duration_ms\": 100, \"min_gap_ms\": 500, \"horizon_ms\": 60000} | mean_interval_ms: must be at most 1.0E9 ms (got 2.0E9 ms)",
@@ -348,7 +363,7 @@ class AdminServerIT {
         "stall without offset | {\"stalls\": [{\"duration_ms\": 5}]} | stalls[0].offset_ms: missing",
         "stall with unknown field | {\"stalls\": [{\"offset_ms\": 5, \"duration_ms\": 5, \"at\": 1}]} | stalls[0].at: unknown field (a stall takes offset_ms, duration_ms)",
         "overlapping stalls | {\"stalls\": [{\"offset_ms\": 100, \"duration_ms\": 50}, {\"offset_ms\": 120, \"duration_ms\": 50}]} | stalls[1].offset_ms: overlaps the stall before it (starts at 120.0 ms, before 150.0 ms)",
-        "seeded and explicit mixed | {\"seed\": 7, \"stalls\": [{\"offset_ms\": 100, \"duration_ms\": 50}]} | `seed: not allowed with stalls (an explicit plan takes stalls, kind; a seeded one takes seed, mean_interval_ms, duration_ms, min_gap_ms, horizon_ms, kind)`",
+        "seeded and explicit mixed | {\"seed\": 7, \"stalls\": [{\"offset_ms\": 100, \"duration_ms\": 50}]} | `seed: not allowed with stalls (an explicit plan takes stalls, kind, run_id; a seeded one takes seed, mean_interval_ms, duration_ms, min_gap_ms, horizon_ms, kind, run_id)`",
         "stall over the cap | {\"seed\": 7, \"mean_interval_ms\": 40000, \"duration_ms\": 10001, \"min_gap_ms\": 20000, \"horizon_ms\": 60000} | duration_ms: 10001.0 ms is over the cap max_stall = 10000 ms (set by the service, not raisable through the API)",
         "horizon over the cap | {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 500, \"horizon_ms\": 3600001} | horizon_ms: 3600001.0 ms is over the cap max_horizon = 3600000 ms (set by the service, not raisable through the API)",
         "explicit horizon over the cap | {\"stalls\": [{\"offset_ms\": 3600000, \"duration_ms\": 1}]} | stalls: the last stall ends 3600001 ms after arming, over the cap max_horizon = 3600000 ms (set by the service, not raisable through the API)",
