@@ -104,37 +104,42 @@ public final class StallAlignment {
     }
 
     /**
-     * Counts one request.
+     * Counts one request that does not say which replica served it (it counts against every window).
      *
      * @param intendedNanos its intended send
      * @param sentNanos     its actual send, or -1 if it was never sent
      * @param endNanos      its end, or -1 if it never ended
      */
     public void add(long intendedNanos, long sentNanos, long endNanos) {
+        add(intendedNanos, sentNanos, endNanos, StallWindow.NO_REPLICA);
+    }
+
+    /**
+     * Counts one request served by replica {@code servedBy}: it counts only for that replica's windows (and
+     * for windows of no replica); {@link StallWindow#NO_REPLICA} counts against every window.
+     */
+    public void add(long intendedNanos, long sentNanos, long endNanos, int servedBy) {
         if (finished) {
             throw new IllegalStateException("finish() was already called");
         }
         if (intendedNanos < countStartNanos) {
             return;
         }
-        int during = windowContaining(intendedNanos);
-        if (during >= 0) {
-            intendedDuring[during]++;
-        }
+        countContaining(intendedNanos, servedBy, intendedDuring);
         if (sentNanos < 0) {
             return;
         }
         sentRequests++;
-        during = windowContaining(sentNanos);
-        if (during >= 0) {
-            sentDuring[during]++;
-        }
+        countContaining(sentNanos, servedBy, sentDuring);
         long beginNanos = Math.min(intendedNanos, sentNanos);
         long lastNanos = endNanos < 0 ? Long.MAX_VALUE : endNanos;
         boolean overlapsMet = false;
         for (int k = firstStartingAfter(beginNanos - longestStallNanos); k < stalls.length
                 && stalls[k].startNanos() < lastNanos; k++) {
             StallWindow stall = stalls[k];
+            if (!stall.counts(servedBy)) {
+                continue;
+            }
             if (stall.endNanos() > beginNanos) {
                 overlapping[k]++;
                 overlapsMet |= met[k];
@@ -146,15 +151,15 @@ public final class StallAlignment {
         if (overlapsMet) {
             overlappingRequests++;
         }
-        addToBins(intendedNanos, sentNanos, endNanos);
+        addToBins(intendedNanos, sentNanos, endNanos, servedBy);
     }
 
-    private void addToBins(long intendedNanos, long sentNanos, long endNanos) {
+    private void addToBins(long intendedNanos, long sentNanos, long endNanos, int servedBy) {
         // stalls whose bins hold this send: fromNanos <= sent - start < toNanos
         int drawnAgainst = -1;
         for (int k = firstStartingAfter(sentNanos - bins.toNanos()); k < stalls.length
                 && stalls[k].startNanos() <= sentNanos - bins.fromNanos(); k++) {
-            if (!met[k]) {
+            if (!met[k] || !stalls[k].counts(servedBy)) {
                 continue;
             }
             int bin = bins.binOf(sentNanos - stalls[k].startNanos());
@@ -180,15 +185,17 @@ public final class StallAlignment {
         }
     }
 
-    /** Index of the window with {@code start <= nanos < end}, or -1. */
-    private int windowContaining(long nanos) {
+    /**
+     * Adds one to {@code counts} of each window with {@code start <= nanos < end} that a request served by
+     * {@code servedBy} counts for (the windows of one agent never overlap; those of replicas may).
+     */
+    private void countContaining(long nanos, int servedBy, long[] counts) {
         for (int k = firstStartingAfter(nanos - longestStallNanos); k < stalls.length
                 && stalls[k].startNanos() <= nanos; k++) {
-            if (nanos < stalls[k].endNanos()) {
-                return k;
+            if (nanos < stalls[k].endNanos() && stalls[k].counts(servedBy)) {
+                counts[k]++;
             }
         }
-        return -1;
     }
 
     /** The first stall whose start is > nanos (stalls.length if none). */
@@ -232,7 +239,7 @@ public final class StallAlignment {
         for (int k = 0; k < stalls.length; k++) {
             StallWindow stall = stalls[k];
             counts.add(new StallCount(stall.index(), stall.startNanos(), stall.endNanos(), stall.held(),
-                    sentDuring[k], intendedDuring[k], inFlightAtStart[k], overlapping[k], met[k]));
+                    sentDuring[k], intendedDuring[k], inFlightAtStart[k], overlapping[k], met[k], stall.replica()));
             if (met[k]) {
                 sentDuringTotal += sentDuring[k];
             }

@@ -47,7 +47,8 @@ public record RunResult(
         Long clockOffsetUsedNs,
         String runId,
         Connections connections,
-        TransportUsed transport) {
+        TransportUsed transport,
+        List<ReplicaUsed> replicas) {
 
     public RunResult {
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
@@ -65,7 +66,7 @@ public record RunResult(
                      String hlog) {
         this(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts, latencyMs, estimate,
                 aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline, spectrum, steps,
-                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null);
+                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -84,7 +85,7 @@ public record RunResult(
                 aligned == null ? null : aligned.summary(),
                 aligned == null ? null : aligned.clockOffsetNs(), aligned == null ? null : aligned.clockUncertaintyNs(),
                 aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId(), connections,
-                transport);
+                transport, replicas);
     }
 
     /** This run with more warnings appended. */
@@ -94,7 +95,7 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, all, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, replicas);
     }
 
     /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
@@ -102,7 +103,7 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport, replicas);
     }
 
     /** This run with the transport that ran it (null: none, a simulation). */
@@ -110,7 +111,7 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value, replicas);
     }
 
     /**
@@ -130,7 +131,42 @@ public record RunResult(
      * counted run. {@code met}: whether the whole window lies inside the counted span.
      */
     public record StallRow(int index, long startNs, long endNs, long held, long sentDuring, long intendedDuring,
-                           long inFlightAtStart, long overlapping, boolean met) {
+                           long inFlightAtStart, long overlapping, boolean met, String replica) {
+
+        /** A stall of the run's one agent (no {@code replica}). */
+        public StallRow(int index, long startNs, long endNs, long held, long sentDuring, long intendedDuring,
+                        long inFlightAtStart, long overlapping, boolean met) {
+            this(index, startNs, endNs, held, sentDuring, intendedDuring, inFlightAtStart, overlapping, met, null);
+        }
+    }
+
+    /** This run with the replicas its stalls came from (null: one agent). */
+    public RunResult withReplicas(List<ReplicaUsed> value) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, value);
+    }
+
+    /**
+     * One replica's agent armed in a run with several ({@code runs[].replicas[]}).
+     *
+     * @param address            its admin URL (the {@code replica} of its stall rows)
+     * @param replicaId          the id the agent gives itself ({@code replica=}); null when it does not say
+     * @param runId              the agent's id of the armed run
+     * @param clockOffsetNs      its clock minus the tester's, as measured
+     * @param clockUncertaintyNs half the best probe's round trip
+     * @param clockOffsetUsedNs  the offset its windows were moved by
+     * @param stalls             its stalls recorded in the run
+     * @param missing            its planned stalls inside the counted span that did not happen
+     */
+    public record ReplicaUsed(@JsonProperty(required = true) String address, String replicaId,
+                              @JsonProperty(required = true) String runId, long clockOffsetNs,
+                              long clockUncertaintyNs, long clockOffsetUsedNs, int stalls, List<Integer> missing) {
+
+        public ReplicaUsed {
+            missing = missing == null ? List.of() : List.copyOf(missing);
+        }
     }
 
     /**

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.tester.agentclient.AdminClient;
+import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.AgentStalls;
+import io.loadsmith.tester.agentclient.Replicas;
 import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.TesterSpec;
@@ -109,7 +111,8 @@ public final class ScenarioRun {
             }
             result = stalled.result();
             if (agent != null) {
-                JsonNode stalls = agent.admin().stallsJson(stalled.armed().runId(), 0);
+                JsonNode stalls = stalled.replicas() == null ? agent.admin().stallsJson(stalled.armed().runId(), 0)
+                        : Replicas.of(agent.replicas()).stallsJson(stalled.replicas());
                 AtomicFiles.write(dir.resolve("agent-stalls.json"), out -> PRETTY.writeValue(out, stalls));
             }
         }
@@ -143,12 +146,20 @@ public final class ScenarioRun {
         }
     }
 
-    /** The agent of {@code scenario.stalls()} and its seeded plan (the horizon is the counted run). */
-    private static AgentStalls agent(Scenario scenario) {
+    /**
+     * The agents of {@code scenario.stalls()} (one per replica: {@link Replicas#expand}) and its seeded plan
+     * (the horizon is the counted run).
+     */
+    private static AgentStalls agent(Scenario scenario) throws AdminException {
         Scenario.AgentStalls stalls = scenario.stalls();
         SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();
-        return new AgentStalls(AdminClient.of(stalls.admin(), token(stalls.tokenFile(), scenario.file())), plan.seed(),
-                plan.meanIntervalNanos(), plan.durationNanos(), plan.minGapNanos(), stalls.plan().kind());
+        String token = token(stalls.tokenFile(), scenario.file());
+        List<AdminClient> agents = new ArrayList<>();
+        for (URI admin : Replicas.expand(stalls.admins(), Replicas.DNS)) {
+            agents.add(AdminClient.of(admin, token));
+        }
+        return new AgentStalls(agents.get(0), plan.seed(), plan.meanIntervalNanos(), plan.durationNanos(),
+                plan.minGapNanos(), stalls.plan().kind(), agents);
     }
 
     /** The token of {@code stalls.token_file} given in {@code file}; null without one. */
