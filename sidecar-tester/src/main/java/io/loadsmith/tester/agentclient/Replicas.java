@@ -56,9 +56,11 @@ public final class Replicas {
      * @param armed     what its {@code /arm} answered (its own run id)
      * @param stalls    its stalls of the run, on its own clock
      * @param missing   indices of its planned stalls inside the counted span that did not happen
+     * @param servedBy  the number its id has in the request log's served by (0 when it gives no id)
+     * @param requestsServed requests of the counted run whose answer named it
      */
     public record Replica(String address, String replicaId, ClockOffset offset, AdminClient.Armed armed,
-                          List<ServerStall> stalls, List<Integer> missing) {
+                          List<ServerStall> stalls, List<Integer> missing, int servedBy, long requestsServed) {
 
         public Replica {
             stalls = List.copyOf(stalls);

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Lines up one run's requests with the stall windows it met, in one pass over its request log (memory is
@@ -219,13 +220,24 @@ public final class StallAlignment {
      */
     public static RunAlignment alignLog(Path requestLog, List<StallWindow> windows, long durationNanos,
                                         AlignedBins bins, int scatterCap, long scatterSeed) throws IOException {
+        return alignLog(requestLog, windows, durationNanos, bins, scatterCap, scatterSeed, servedBy -> StallWindow.NO_REPLICA);
+    }
+
+    /**
+     * {@link #alignLog(Path, List, long, AlignedBins, int, long)} with each request counted for the windows
+     * of the replica that served it: {@code replicaOf} maps a record's served by to a window's
+     * {@link StallWindow#replica()} ({@link StallWindow#NO_REPLICA}: every window).
+     */
+    public static RunAlignment alignLog(Path requestLog, List<StallWindow> windows, long durationNanos,
+                                        AlignedBins bins, int scatterCap, long scatterSeed, IntUnaryOperator replicaOf)
+            throws IOException {
         try (RequestLog.Reader records = RequestLog.read(requestLog)) {
             long startNanos = records.runStartNanos();
             StallAlignment alignment = new StallAlignment(windows, startNanos, startNanos + durationNanos, bins,
                     scatterCap, scatterSeed);
             while (records.hasNext()) {
                 RequestRecord r = records.next();
-                alignment.add(r.intendedNanos(), r.sentNanos(), r.endNanos());
+                alignment.add(r.intendedNanos(), r.sentNanos(), r.endNanos(), replicaOf.applyAsInt(r.servedBy()));
             }
             return alignment.finish();
         }

@@ -159,10 +159,13 @@ public record RunResult(
      * @param clockOffsetUsedNs  the offset its windows were moved by
      * @param stalls             its stalls recorded in the run
      * @param missing            its planned stalls inside the counted span that did not happen
+     * @param servedBy           the number its id has in {@code requests.bin}'s served by (0: it gives no id)
+     * @param requestsServed     requests of the counted run whose answer named it ({@code Loadsmith-Replica})
      */
     public record ReplicaUsed(@JsonProperty(required = true) String address, String replicaId,
                               @JsonProperty(required = true) String runId, long clockOffsetNs,
-                              long clockUncertaintyNs, long clockOffsetUsedNs, int stalls, List<Integer> missing) {
+                              long clockUncertaintyNs, long clockOffsetUsedNs, int stalls, List<Integer> missing,
+                              int servedBy, long requestsServed) {
 
         public ReplicaUsed {
             missing = missing == null ? List.of() : List.copyOf(missing);

@@ -19,8 +19,10 @@ import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.record.RequestRecord;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.transport.ServedBy;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -49,6 +51,10 @@ final class ReplicatedRun {
         Replicas replicas = Replicas.of(stalls.replicas());
         List<ClockOffset> offsets = replicas.probe(lanes.get(0).scheduler(), ClockProbe.DEFAULT_PROBES);
         List<String> ids = replicas.replicaIds();
+        int[] servedBy = new int[ids.size()];
+        for (int r = 0; r < ids.size(); r++) {
+            servedBy[r] = ids.get(r) == null ? ServedBy.NONE : ServedBy.number(ids.get(r));
+        }
         Arming arming = new Arming(replicas, stalls, tester.durationNanos());
         RunResult result = LoadTest.run(tester.stall(true), lanes, source, runDir, arming, control, writer);
         if (arming.failure != null) {
@@ -84,10 +90,13 @@ final class ReplicatedRun {
                 warnings.add("replica " + address + ": " + warning);
             }
             every.addAll(recorded.get(r));
-            done.add(new Replicas.Replica(address, ids.get(r), offsets.get(r), armed, recorded.get(r), missing));
+            done.add(new Replicas.Replica(address, ids.get(r), offsets.get(r), armed, recorded.get(r), missing,
+                    servedBy[r], 0));
         }
-        RunAlignment alignment = StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows,
-                tester.durationNanos(), bins, StallAlignment.DEFAULT_SCATTER_CAP, tester.seed());
+        Path log = runDir.resolve(RequestLog.FILE_NAME);
+        RunAlignment alignment = StallAlignment.alignLog(log, windows, tester.durationNanos(), bins,
+                StallAlignment.DEFAULT_SCATTER_CAP, tester.seed(), number -> replicaOf(servedBy, number));
+        done = withServed(done, log);
         if (!warnings.isEmpty()) {
             result = result.withWarnings(warnings);
         }
@@ -96,13 +105,46 @@ final class ReplicatedRun {
                 versions, done);
     }
 
+    /** The agent (its place in the list) whose id has served-by {@code number}; NO_REPLICA for none. */
+    private static int replicaOf(int[] servedBy, int number) {
+        for (int r = 0; number != ServedBy.NONE && r < servedBy.length; r++) {
+            if (servedBy[r] == number) {
+                return r;
+            }
+        }
+        return StallWindow.NO_REPLICA;
+    }
+
+    /** The replicas with the requests of the counted run each one served, read from the request log. */
+    private static List<Replicas.Replica> withServed(List<Replicas.Replica> replicas, Path log) throws IOException {
+        long[] served = new long[replicas.size()];
+        try (RequestLog.Reader records = RequestLog.read(log)) {
+            long startNanos = records.runStartNanos();
+            while (records.hasNext()) {
+                RequestRecord r = records.next();
+                for (int k = 0; r.intendedNanos() >= startNanos && r.servedBy() != ServedBy.NONE && k < served.length; k++) {
+                    if (replicas.get(k).servedBy() == r.servedBy()) {
+                        served[k]++;
+                    }
+                }
+            }
+        }
+        List<Replicas.Replica> counted = new ArrayList<>();
+        for (int k = 0; k < served.length; k++) {
+            Replicas.Replica r = replicas.get(k);
+            counted.add(new Replicas.Replica(r.address(), r.replicaId(), r.offset(), r.armed(), r.stalls(), r.missing(),
+                    r.servedBy(), served[k]));
+        }
+        return counted;
+    }
+
     /** The {@code replicas[]} of a run's result: each agent's address, run id, clock offset and stalls. */
     static List<RunResult.ReplicaUsed> used(List<Replicas.Replica> replicas) {
         List<RunResult.ReplicaUsed> used = new ArrayList<>();
         for (Replicas.Replica r : replicas) {
             used.add(new RunResult.ReplicaUsed(r.address(), r.replicaId(), r.armed().runId(), r.offset().offsetNanos(),
                     r.offset().uncertaintyNanos(), r.offset().forAlignment().offsetNanos(), r.stalls().size(),
-                    r.missing()));
+                    r.missing(), r.servedBy(), r.requestsServed()));
         }
         return used;
     }
