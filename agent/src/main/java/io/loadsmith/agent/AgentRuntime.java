@@ -38,6 +38,8 @@ final class AgentRuntime {
     static final String GATE_CLASS = "io.loadsmith.stall.gate.StallGate";
     /** The daemon thread that defines the gate, loads Byte Buddy and starts the admin API. */
     static final String START_THREAD = "loadsmith-agent-start";
+    /** The group of {@link #START_THREAD}, and so of every thread it starts (the admin API's among them). */
+    static final ThreadGroup AGENT_THREADS = new ThreadGroup("loadsmith-agent");
 
     private AgentRuntime() {
     }
@@ -66,7 +68,7 @@ final class AgentRuntime {
                 inert("token: " + e.getMessage());
                 return;
             }
-            Thread thread = new Thread(new FinishStart(options, token, instrumentation, how), START_THREAD);
+            Thread thread = new Thread(AGENT_THREADS, new FinishStart(options, token, instrumentation, how), START_THREAD);
             thread.setDaemon(true);
             thread.start();
         } catch (Throwable t) {
@@ -95,7 +97,7 @@ final class AgentRuntime {
             GateBootstrap.Way way = GateBootstrap.install(instrumentation);
             Class<?> gateClass = Class.forName(GATE_CLASS, true, null);
             List<Target> targets = Targets.enabled(options);
-            MatchRegistry registry = new MatchRegistry(targets);
+            MatchRegistry registry = new MatchRegistry(targets, () -> JdkHttpServers.serviceRunsOne(AGENT_THREADS));
             long tGate = System.nanoTime();
             ReplicaHeader.replica(options.replica());
             NameFilter filter = Instrumenter.install(instrumentation, targets, registry, gateClass, options.traceHeader());

@@ -3,6 +3,7 @@ package io.loadsmith.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loadsmith.agent.target.Target;
+import io.loadsmith.agent.target.jdkhttp.JdkHttpTarget;
 import io.loadsmith.agent.target.jetty12.Jetty12Target;
 import io.loadsmith.agent.target.netty.NettyTarget;
 import java.util.List;
@@ -40,6 +41,31 @@ class MatchRegistryTest {
 
         assertThat(registry.armRefusal()).isNotEmpty();
         assertThat(registry.healthDetails()).containsEntry("failures", Map.of("org.eclipse.jetty.server.Server", "java.lang.IllegalStateException: boom"));
+    }
+
+    @Test
+    void the_jdk_servers_gates_do_not_count_while_only_the_admin_api_runs_on_that_server() {
+        MatchRegistry onlyAdmin = new MatchRegistry(List.of(JdkHttpTarget.target()), () -> false);
+        jdkServerGated(onlyAdmin);
+
+        assertThat(onlyAdmin.armRefusal()).startsWith("nothing on a request path is instrumented: none of the enabled targets (jdkhttp)"
+                + " matched a loaded class (the JDK HTTP server that jdkhttp gated serves only the agent's own admin API)")
+                .contains("method=CLASS#METHOD");
+        assertThat(onlyAdmin.healthDetails()).containsEntry("request_path_instrumented", false);
+    }
+
+    @Test
+    void the_jdk_servers_gates_count_when_the_service_runs_that_server_too() {
+        MatchRegistry withService = new MatchRegistry(List.of(JdkHttpTarget.target()), () -> true);
+        jdkServerGated(withService);
+
+        assertThat(withService.armRefusal()).isEmpty();
+        assertThat(withService.healthDetails()).containsEntry("request_path_instrumented", true);
+    }
+
+    private static void jdkServerGated(MatchRegistry registry) {
+        registry.matched(JdkHttpTarget.target(), "sun.net.httpserver.ServerImpl$Exchange", null);
+        registry.transformed("sun.net.httpserver.ServerImpl$Exchange", null);
     }
 
     @Test

@@ -27,7 +27,7 @@ class ArchitectureTest {
      */
     static final List<List<String>> LAYERS = List.of(
             List.of("cli"),
-            List.of("session"),
+            List.of("session", "verify"),
             List.of("experiment", "report"),
             List.of("agentclient", "scenario"),
             List.of("align", "simulate"),

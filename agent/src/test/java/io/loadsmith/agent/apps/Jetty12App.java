@@ -1,6 +1,5 @@
 package io.loadsmith.agent.apps;
 
-import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -13,7 +12,16 @@ import org.eclipse.jetty.util.Callback;
 public final class Jetty12App {
 
     public static void main(String[] args) throws Exception {
-        Server server = new Server();
+        AppMain.ready(start(new Server(), false));
+        AppMain.untilStdinCloses();
+    }
+
+    /**
+     * Serves {@code /fast} and {@code /slow?ms=N} on {@code server} (its thread pool is the caller's choice),
+     * on 127.0.0.1 and a free port, which it returns. Its answers are "ok", or with {@code answerThreadKind}
+     * the kind of thread that ran the handler ("virtual" or "platform").
+     */
+    static int start(Server server, boolean answerThreadKind) throws Exception {
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
@@ -23,12 +31,11 @@ public final class Jetty12App {
             public boolean handle(Request request, Response response, Callback callback) {
                 AppMain.work(AppMain.workMillis(request.getHttpURI().getQuery()));
                 response.setStatus(200);
-                Content.Sink.write(response, true, "ok", callback);
+                Content.Sink.write(response, true, answerThreadKind ? VirtualThreads.kindOfCurrentThread() : "ok", callback);
                 return true;
             }
         });
         server.start();
-        AppMain.ready(connector.getLocalPort());
-        AppMain.untilStdinCloses();
+        return connector.getLocalPort();
     }
 }

@@ -87,6 +87,11 @@ abstract class AbstractServerStallIT {
         return ChildJvm.currentJavaHome();
     }
 
+    /** How long the app may take to print its port (a framework that scans and wires a context takes longer). */
+    protected long startTimeoutMillis() {
+        return 30_000;
+    }
+
     /** True: start the app without the agent, serve traffic, then {@code attach PID}. */
     protected boolean viaAttach() {
         return false;
@@ -105,7 +110,7 @@ abstract class AbstractServerStallIT {
             jvmArgs.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "=" + agentOptions());
         }
         app = ChildJvm.startOnClassPath(javaHome(), jvmArgs, classPath(), mainClass());
-        port = app.appPort();
+        port = app.appPort(startTimeoutMillis());
         if (viaAttach()) {
             long until = System.nanoTime() + 3_000 * NANOS_PER_MILLI;
             while (System.nanoTime() < until) {

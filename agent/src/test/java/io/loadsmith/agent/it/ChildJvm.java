@@ -121,13 +121,26 @@ final class ChildJvm implements AutoCloseable {
 
     /** The port the app printed ({@code PORT=n}), waiting up to 30 s. */
     int appPort() {
-        String line = awaitLine(stdout, Pattern.compile("PORT=(\\d+)"), 30_000, false);
+        return appPort(30_000);
+    }
+
+    /** The port the app printed ({@code PORT=n}), waiting up to {@code timeoutMillis}. */
+    int appPort(long timeoutMillis) {
+        String line = awaitLine(stdout, Pattern.compile("PORT=(\\d+)"), timeoutMillis, false);
         return Integer.parseInt(line);
     }
 
-    /** The admin API base URL the agent logged, waiting up to 30 s. */
+    /**
+     * The admin API base URL the agent logged, waiting up to 30 s: on stderr (the JDK's logging), or on
+     * stdout where the app routes the JDK's logging into its own (Spring Boot's Logback console).
+     */
     String adminUrl() {
-        return awaitLine(stderr, ADMIN, 30_000, true);
+        return awaitLine(new ConcatenatedLines(stderr, stdout), ADMIN, 30_000, true);
+    }
+
+    /** Waits until a stdout line matches, returns the first group (or the line). */
+    String awaitStdout(String regex, long timeoutMillis) {
+        return awaitLine(stdout, Pattern.compile(regex), timeoutMillis, false);
     }
 
     /** Waits until a stderr line matches, returns the first group (or the line). */
@@ -158,8 +171,40 @@ final class ChildJvm implements AutoCloseable {
         return null;
     }
 
+    /** Two line lists read as one, the first's lines first (a read-only view: both keep growing). */
+    private static final class ConcatenatedLines extends java.util.AbstractList<String> {
+        private final List<String> first;
+        private final List<String> second;
+
+        ConcatenatedLines(List<String> first, List<String> second) {
+            this.first = first;
+            this.second = second;
+        }
+
+        @Override
+        public String get(int index) {
+            return index < first.size() ? first.get(index) : second.get(index - first.size());
+        }
+
+        @Override
+        public int size() {
+            return first.size() + second.size();
+        }
+
+        @Override
+        public java.util.Iterator<String> iterator() {
+            List<String> snapshot = new ArrayList<>(first);
+            snapshot.addAll(second);
+            return snapshot.iterator();
+        }
+    }
+
     String output() {
         return "--- stdout\n" + String.join("\n", stdout) + "\n--- stderr\n" + String.join("\n", stderr);
+    }
+
+    List<String> stdoutLines() {
+        return List.copyOf(stdout);
     }
 
     List<String> stderrLines() {

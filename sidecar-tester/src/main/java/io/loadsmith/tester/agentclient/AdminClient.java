@@ -25,7 +25,7 @@ import java.util.List;
 
 /**
  * A client of an agent's admin API (docs/admin-api.md): {@code POST /arm}, {@code POST /disarm},
- * {@code GET /stalls} (paged), {@code GET /clock}, {@code GET /health}. Uses the JDK's own
+ * {@code GET /stalls} and {@code GET /pauses} (paged), {@code GET /clock}, {@code GET /health}. Uses the JDK's own
  * {@link HttpClient}: a few calls per run do not need the load transport, and the admin API is plain
  * HTTP/1.1 JSON.
  *
@@ -43,7 +43,7 @@ public final class AdminClient {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
-    /** Pages of {@code GET /stalls} fetched at most for one run (the agent pages by 1,000). */
+    /** Pages of {@code GET /stalls} or {@code GET /pauses} fetched at most (the agent pages by 1,000 and 10,000). */
     private static final int MAX_PAGES = 1_000;
 
     private final URI base;
@@ -180,6 +180,50 @@ public final class AdminClient {
             since = answer.nextIndex();
         }
         throw new AdminException("admin " + base + ": GET /stalls still had more after " + MAX_PAGES + " pages", 0, null);
+    }
+
+    /**
+     * One page of {@code GET /pauses}.
+     *
+     * @param observing false when the agent runs no pause observer ({@code observe=off})
+     * @param jfr       the observer's JFR source: {@code on}, {@code off} or {@code off: REASON}
+     */
+    public record PausePage(List<ServerPause> pauses, long nextIndex, boolean more, boolean observing, String jfr) {
+    }
+
+    /** One page of the pauses the agent observed, from index {@code sinceIndex}. */
+    public PausePage pauses(long sinceIndex) throws AdminException {
+        JsonNode answer = call("GET", "/pauses?since_index=" + sinceIndex, null);
+        List<ServerPause> pauses = new ArrayList<>();
+        for (JsonNode pause : array(answer, "pauses", "/pauses")) {
+            JsonNode ttsp = pause.get("time_to_safepoint_ns");
+            pauses.add(new ServerPause(requireLong(pause, "index", "/pauses").intValue(),
+                    requireText(pause, "source", "/pauses"), requireText(pause, "label", "/pauses"),
+                    requireLong(pause, "start_ns", "/pauses"), requireLong(pause, "end_ns", "/pauses"),
+                    ttsp != null && ttsp.isIntegralNumber() ? ttsp.asLong() : null, pause));
+        }
+        return new PausePage(pauses, requireLong(answer, "next_index", "/pauses"), answer.path("more").asBoolean(false),
+                answer.path("observing").asBoolean(false), answer.path("jfr").asText("off"));
+    }
+
+    /**
+     * Every pause the agent still keeps, following the pages; {@code observing} and {@code jfr} are the
+     * first page's.
+     */
+    public PausePage pauses() throws AdminException {
+        List<ServerPause> all = new ArrayList<>();
+        long since = 0;
+        PausePage first = null;
+        for (int page = 0; page < MAX_PAGES; page++) {
+            PausePage answer = pauses(since);
+            first = first == null ? answer : first;
+            all.addAll(answer.pauses());
+            if (!answer.more() || answer.nextIndex() <= since) {
+                return new PausePage(all, answer.nextIndex(), false, first.observing(), first.jfr());
+            }
+            since = answer.nextIndex();
+        }
+        throw new AdminException("admin " + base + ": GET /pauses still had more after " + MAX_PAGES + " pages", 0, null);
     }
 
     /** The server's clock ({@code now_ns} of {@code GET /clock}); use with {@link ClockProbe}. */

@@ -10,7 +10,7 @@ package io.loadsmith.tester.align;
  * @param replica    the replica whose agent recorded it (its place in the run's list of agents), or
  *                   {@link #NO_REPLICA} when the run had one agent
  */
-public record StallWindow(int index, long startNanos, long endNanos, long held, int replica) {
+public record StallWindow(int index, long startNanos, long endNanos, long held, int replica) implements AlignedWindow {
 
     /** The replica of a window of a run with one agent, and of a request no replica claimed. */
     public static final int NO_REPLICA = -1;
@@ -31,10 +31,12 @@ public record StallWindow(int index, long startNanos, long endNanos, long held, 
      * {@link #NO_REPLICA} (a request that does not say which replica served it counts against every
      * replica's windows), else only when they are the same replica.
      */
+    @Override
     public boolean counts(int servedBy) {
         return servedBy < 0 || replica < 0 || servedBy == replica;
     }
 
+    @Override
     public long durationNanos() {
         return endNanos - startNanos;
     }

@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
             "  loadsmith run score.yaml --out results/today --set load.rate=800 --set load.duration=1m",
             "",
             "Exit codes: 0 ok, 1 an SLO failed, 2 bad input (file:line: key message), 3 target or agent unreachable,",
-            "  or the target stopped answering during the run (target.give_up_after)."})
+            "  or the target or the agent stopped answering during the run (target.give_up_after)."})
 final class RunCommand implements Callable<Integer> {
 
     /** How long the Ctrl-C hook waits for the files beyond the grace. */
@@ -84,8 +84,15 @@ final class RunCommand implements Callable<Integer> {
             ScenarioRun.printPerStall(stdout, dir, scenario, run);
         }
         RunReport.write(dir, stdout);
-        if (run.lost() != null) {
-            printLost(spec.commandLine().getErr(), run.lost());
+        String agentLost = ScenarioRun.agentLostLine(run);
+        if (run.lost() != null || agentLost != null) {
+            if (run.lost() != null) {
+                printLost(spec.commandLine().getErr(), run.lost());
+            }
+            if (agentLost != null) {
+                spec.commandLine().getErr().println(agentLost);
+                spec.commandLine().getErr().flush();
+            }
             return ExitCodes.UNREACHABLE;
         }
         return run.passed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;

@@ -371,6 +371,7 @@ public final class LoadTest {
 
             void started(Phase phase) {
                 current = phase;
+                phase.reportLateSendsTo(listener);
                 phase.start();
                 if (stopRequested) {
                     phase.userStop();

@@ -60,6 +60,7 @@ final class OpenModel implements LoadModel {
             } else {
                 activeJourneys++;
                 phase.dispatch(journey);
+                phase.timerFired(intendedNanos);
             }
         }
         phase.afterEvent();

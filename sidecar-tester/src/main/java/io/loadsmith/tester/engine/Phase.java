@@ -41,6 +41,8 @@ final class Phase {
     private boolean stopping;
     private boolean stopScheduled;
     private boolean finished;
+    private RunListener lateSends = RunListener.NONE;
+    private long lastReleaseNanos;
 
     // what the engine itself observes (the recorder keeps the rest)
     long waitedCount;
@@ -94,6 +96,11 @@ final class Phase {
 
     boolean stopping() {
         return stopping;
+    }
+
+    /** Where sends released late by their own timer are reported ({@link RunListener#sendLate}). */
+    void reportLateSendsTo(RunListener listener) {
+        this.lateSends = listener;
     }
 
     /** Schedules the phase's first events. */
@@ -167,7 +174,9 @@ final class Phase {
     void sendPending(Journey journey) {
         journey.unlink();
         pending--;
+        long intendedNanos = journey.intendedNanos;
         dispatch(journey);
+        timerFired(intendedNanos);
         afterEvent();
     }
 
@@ -179,9 +188,20 @@ final class Phase {
         }
         journey.state = Journey.State.IN_FLIGHT;
         journey.releaseNanos = scheduler.nanoTime();
+        lastReleaseNanos = journey.releaseNanos;
         journey.linkBefore(inFlightHead);
         inFlight++;
         transport.send(journey.request, journey);
+    }
+
+    /**
+     * Right after {@link #dispatch} of a request released by its own timer, due at intendedNanos: reports
+     * it if the loop came to it more than {@link RunListener#LATE_SEND_NANOS} late.
+     */
+    void timerFired(long intendedNanos) {
+        if (!stopping && lastReleaseNanos - intendedNanos > RunListener.LATE_SEND_NANOS) {
+            lateSends.sendLate(intendedNanos, lastReleaseNanos);
+        }
     }
 
     /** A request waited waitNanos (> 0) past its intended time before the engine could send it. */

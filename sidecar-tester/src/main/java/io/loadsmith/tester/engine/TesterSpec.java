@@ -55,6 +55,7 @@ public final class TesterSpec {
     private long startDelayNanos = 10_000_000L;
     private int round;
     private boolean stall;
+    private boolean testerPauses = true;
 
     private TesterSpec() {
     }
@@ -81,6 +82,7 @@ public final class TesterSpec {
         c.startDelayNanos = startDelayNanos;
         c.round = round;
         c.stall = stall;
+        c.testerPauses = testerPauses;
         return c;
     }
 
@@ -240,6 +242,16 @@ public final class TesterSpec {
         return c;
     }
 
+    /**
+     * Whether a real run observes the tester's own pauses ({@code tester_pauses}, docs/pauses.md); on by
+     * default. Read by the session layer, not by the engine.
+     */
+    public TesterSpec testerPauses(boolean value) {
+        TesterSpec c = copy();
+        c.testerPauses = value;
+        return c;
+    }
+
     public String name() {
         return name;
     }
@@ -318,5 +330,9 @@ public final class TesterSpec {
 
     public boolean stall() {
         return stall;
+    }
+
+    public boolean testerPauses() {
+        return testerPauses;
     }
 }

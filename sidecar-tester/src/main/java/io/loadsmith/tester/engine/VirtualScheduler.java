@@ -11,6 +11,8 @@ public final class VirtualScheduler implements Scheduler {
 
     private final TaskQueue events = new TaskQueue();
     private long nowNanos;
+    private long pauseFromNanos;
+    private long pauseToNanos;
 
     /** Starts at 0 ns. */
     public VirtualScheduler() {
@@ -38,13 +40,24 @@ public final class VirtualScheduler implements Scheduler {
         return true;
     }
 
+    /**
+     * Makes this scheduler's thread pause from {@code fromNanos} to {@code toNanos}, as a collection or a
+     * starved host would stop a real loop: the events due in between run at {@code toNanos}, late, in their
+     * order. One pause; a later call replaces it.
+     */
+    public void pause(long fromNanos, long toNanos) {
+        this.pauseFromNanos = fromNanos;
+        this.pauseToNanos = toNanos;
+    }
+
     /** Runs the earliest event, if any; returns false when there was none. */
     public boolean runNext() {
         TaskQueue.Task event = events.poll();
         if (event == null) {
             return false;
         }
-        nowNanos = event.nanos();
+        long due = event.nanos();
+        nowNanos = Math.max(nowNanos, due >= pauseFromNanos && due < pauseToNanos ? pauseToNanos : due);
         event.run();
         return true;
     }

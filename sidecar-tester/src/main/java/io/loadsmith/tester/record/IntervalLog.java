@@ -4,9 +4,11 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
 import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +39,9 @@ final class IntervalLog implements AutoCloseable {
     private final long startNanos;
     private final IntFunction<String> stepNames;
     private final PrintStream stream;
+    /** The file, and what its writes failed with (a PrintStream keeps only a flag); null for a stream. */
+    private final Path file;
+    private final Remembering sink;
     private final HistogramLogWriter hlog;
     /** The seconds not yet written, from nextFlushSecond on (null: nothing in it yet). */
     private final List<Second> open = new ArrayList<>();
@@ -53,7 +58,7 @@ final class IntervalLog implements AutoCloseable {
     private boolean manySteps;
 
     IntervalLog(Path file, long startNanos, IntFunction<String> stepNames, Executor writer) throws IOException {
-        this(Files.newOutputStream(file), startNanos, stepNames, writer);
+        this(new Remembering(Files.newOutputStream(file)), file, startNanos, stepNames, writer);
     }
 
     /**
@@ -61,6 +66,13 @@ final class IntervalLog implements AutoCloseable {
      * order; {@code stepNames} is called there.
      */
     IntervalLog(OutputStream out, long startNanos, IntFunction<String> stepNames, Executor writer) {
+        this(out, null, startNanos, stepNames, writer);
+    }
+
+    private IntervalLog(OutputStream out, Path file, long startNanos, IntFunction<String> stepNames,
+                        Executor writer) {
+        this.file = file;
+        this.sink = out instanceof Remembering remembering ? remembering : null;
         this.writer = writer;
         this.startNanos = startNanos;
         this.stepNames = stepNames;
@@ -173,12 +185,20 @@ final class IntervalLog implements AutoCloseable {
                     write(entry.getValue().corrected, "corrected." + name, s);
                 }
             }
+            noteFailure();
         } catch (RuntimeException e) {
             if (writeFailure == null) {
                 writeFailure = e;
             }
         } finally {
             second.release();
+        }
+    }
+
+    /** On the writer: a write to the file that failed becomes the log's failure, naming the file. */
+    private void noteFailure() {
+        if (sink != null && writeFailure == null && stream.checkError() && sink.failure != null) {
+            writeFailure = new UncheckedIOException(RequestLog.named(file, sink.failure));
         }
     }
 
@@ -226,7 +246,69 @@ final class IntervalLog implements AutoCloseable {
     /** Hands the closing of the file to the writer (the recorder waits for the writer). */
     @Override
     public void close() {
-        writer.execute(stream::close);
+        writer.execute(() -> {
+            stream.close();
+            noteFailure();
+        });
+    }
+
+    /** Deletes the file (after {@link #close()}, once the writer is done: a run whose files failed). */
+    void deleteFile() throws IOException {
+        if (file != null) {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /** An output stream that remembers the first failure of the stream under it, then rethrows it. */
+    static final class Remembering extends FilterOutputStream {
+        volatile IOException failure;
+
+        Remembering(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            try {
+                out.write(b);
+            } catch (IOException e) {
+                throw remember(e);
+            }
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+            try {
+                out.write(bytes, offset, length);
+            } catch (IOException e) {
+                throw remember(e);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw remember(e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                out.close();
+            } catch (IOException e) {
+                throw remember(e);
+            }
+        }
+
+        private IOException remember(IOException e) {
+            if (failure == null) {
+                failure = e;
+            }
+            return e;
+        }
     }
 
     /** What the writer failed with, or null. */

@@ -7,6 +7,7 @@ import org.HdrHistogram.HistogramLogWriter;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,8 +55,15 @@ public final class LaneMerge {
             merged.add(lane);
         }
         Files.createDirectories(runDir);
-        mergeRequestLogs(laneDirs, runDir.resolve(RequestLog.FILE_NAME), merged.startNanos);
-        merged.timeline.addAll(mergeIntervals(lanes, laneDirs, runDir.resolve(RunRecorder.HLOG_FILE_NAME)));
+        try {
+            mergeRequestLogs(laneDirs, runDir.resolve(RequestLog.FILE_NAME), merged.startNanos);
+            merged.timeline.addAll(mergeIntervals(lanes, laneDirs, runDir.resolve(RunRecorder.HLOG_FILE_NAME)));
+        } catch (IOException | UncheckedIOException e) {
+            // a file that could not be written whole (a full disk): neither is left under its name
+            Files.deleteIfExists(runDir.resolve(RequestLog.FILE_NAME));
+            Files.deleteIfExists(runDir.resolve(RunRecorder.HLOG_FILE_NAME));
+            throw e;
+        }
         return merged;
     }
 
@@ -147,8 +155,8 @@ public final class LaneMerge {
             heads.add(new IntervalHead(dir.resolve(RunRecorder.HLOG_FILE_NAME)));
         }
         List<SecondSummary> timeline = new ArrayList<>();
-        try (PrintStream stream = new PrintStream(new BufferedOutputStream(Files.newOutputStream(target)), false,
-                StandardCharsets.UTF_8)) {
+        IntervalLog.Remembering sink = new IntervalLog.Remembering(Files.newOutputStream(target));
+        try (PrintStream stream = new PrintStream(new BufferedOutputStream(sink), false, StandardCharsets.UTF_8)) {
             HistogramLogWriter hlog = IntervalLog.logWriter(stream);
             long seconds = 0;
             for (RunRecorder lane : lanes) {
@@ -173,7 +181,8 @@ public final class LaneMerge {
                 }
             }
             if (stream.checkError()) {
-                throw new IOException("cannot write " + target);
+                throw sink.failure != null ? RequestLog.named(target, sink.failure)
+                        : new IOException("cannot write " + target);
             }
         }
         return timeline;

@@ -10,6 +10,8 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
@@ -63,13 +65,13 @@ public final class RequestLog {
      * that must run one at a time, in order: one thread, or the caller's own with {@code Runnable::run}).
      */
     public static Writer create(Path file, long runStartNanos, Executor writer) throws IOException {
-        return new Writer(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        return new Writer(file, FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING), runStartNanos, writer);
     }
 
     /** A writer that keeps nothing: records are encoded as for a file, then dropped (a warm-up's). */
     public static Writer discarding(long runStartNanos) {
-        return new Writer(null, runStartNanos, Runnable::run);
+        return new Writer(null, null, runStartNanos, Runnable::run);
     }
 
     /** Opens a log for reading; close the reader when done. */
@@ -80,9 +82,13 @@ public final class RequestLog {
     /**
      * Appends records; single-threaded. A full buffer is handed to the writer, and a recycled one (or, while
      * the writer is behind, a new one) takes its place; {@link #close()} waits until the writer is done.
+     * A write that fails (a full disk) fails the next append with a {@link FileSystemException} naming the
+     * file ({@code results/x/requests.bin: No space left on device}), and {@link #close()} then deletes the
+     * file, so no log that ends early is left under its name.
      */
     public static final class Writer implements Closeable {
         private static final int BUFFER_BYTES = 64 * 1024;
+        private final Path file;
         private final FileChannel channel;
         private final Executor writer;
         private final ArrayBlockingQueue<ByteBuffer> spares = new ArrayBlockingQueue<>(4);
@@ -91,7 +97,8 @@ public final class RequestLog {
         private long count;
         private boolean closed;
 
-        private Writer(FileChannel channel, long runStartNanos, Executor writer) {
+        private Writer(Path file, FileChannel channel, long runStartNanos, Executor writer) {
+            this.file = file;
             this.channel = channel;
             this.writer = writer;
             buffer.put(MAGIC).putInt(VERSION).putInt(RECORD_BYTES).putLong(runStartNanos).putLong(0);
@@ -150,7 +157,7 @@ public final class RequestLog {
                     channel.write(full);
                 }
             } catch (IOException e) {
-                failure = e;
+                failure = named(file, e);
             }
             full.clear();
             spares.offer(full);
@@ -172,7 +179,7 @@ public final class RequestLog {
                     channel.close();
                 } catch (IOException e) {
                     if (failure == null) {
-                        failure = e;
+                        failure = named(file, e);
                     }
                 } finally {
                     done.countDown();
@@ -185,14 +192,38 @@ public final class RequestLog {
                 throw new InterruptedIOException("interrupted while the request log was written");
             }
             if (failure != null) {
+                Files.deleteIfExists(file);
                 throw failure;
+            }
+        }
+
+        /** Deletes the file (after {@link #close()}: a run whose files failed); nothing for a discarding log. */
+        void deleteFile() throws IOException {
+            if (file != null) {
+                Files.deleteIfExists(file);
             }
         }
     }
 
-    /** Iterates the records of a log, in file order. */
+    /** {@code e} as an error naming {@code file}: {@code results/x/requests.bin: No space left on device}. */
+    static IOException named(Path file, IOException e) {
+        if (e instanceof FileSystemException) {
+            return e;
+        }
+        FileSystemException named = new FileSystemException(file.toString(), null,
+                e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        named.initCause(e);
+        return named;
+    }
+
+    /**
+     * Iterates the whole records of a log, in file order. A log whose writer was killed (a second Ctrl-C)
+     * may end early: it has no {@code results.json} beside it, and may end in part of a record, which is
+     * not read ({@link #endsEarly()}); one too short for its header is refused with a message that says so.
+     */
     public static final class Reader implements Iterator<RequestRecord>, Closeable {
         private final FileChannel channel;
+        private final boolean endsEarly;
         private final ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
         private final long runStartNanos;
         private final int recordBytes;
@@ -202,6 +233,10 @@ public final class RequestLog {
         private Reader(Path file) throws IOException {
             channel = FileChannel.open(file, StandardOpenOption.READ);
             try {
+                if (channel.size() < HEADER_BYTES) {
+                    throw new EOFException(file + ": not a whole request log (" + channel.size() + " bytes, its "
+                            + "header alone is " + HEADER_BYTES + "): the run that wrote it did not finish");
+                }
                 ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
                 readFully(header);
                 header.flip();
@@ -218,6 +253,7 @@ public final class RequestLog {
                 }
                 runStartNanos = header.getLong();
                 recordCount = (channel.size() - HEADER_BYTES) / recordBytes;
+                endsEarly = (channel.size() - HEADER_BYTES) % recordBytes != 0;
                 buffer.flip();
             } catch (IOException | RuntimeException e) {
                 channel.close();
@@ -236,6 +272,16 @@ public final class RequestLog {
         /** The run's start, in nanoseconds on the tester's clock, from the header. */
         public long runStartNanos() {
             return runStartNanos;
+        }
+
+        /** True when the file ends in part of a record: its writer was stopped while writing it. */
+        public boolean endsEarly() {
+            return endsEarly;
+        }
+
+        /** The size of its records: {@value #RECORD_BYTES}, or {@value #V1_RECORD_BYTES} in a version 1 log. */
+        public int recordBytes() {
+            return recordBytes;
         }
 
         /** How many whole records the file holds. */

@@ -4,6 +4,7 @@ import io.loadsmith.tester.transport.Outcome;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -241,9 +242,19 @@ public final class RunRecorder implements AutoCloseable, Recording {
     @Override
     public void close() throws IOException {
         intervals.close();
-        log.close(); // waits for the writer: its tasks run in order, the interval log's close among them
-        if (intervals.writeFailure() != null) {
-            throw new IOException("cannot write the interval log", intervals.writeFailure());
+        try {
+            log.close(); // waits for the writer: its tasks run in order, the interval log's close among them
+            if (intervals.writeFailure() instanceof UncheckedIOException failed) {
+                throw failed.getCause();
+            }
+            if (intervals.writeFailure() != null) {
+                throw new IOException("cannot write the interval log", intervals.writeFailure());
+            }
+        } catch (IOException e) {
+            // a file that could not be written whole (a full disk): neither is left under its name
+            intervals.deleteFile();
+            log.deleteFile();
+            throw e;
         }
     }
 

@@ -70,6 +70,31 @@ final class ChartData {
         return x;
     }
 
+    /** A run's injected stalls on its timeline: [from, to] in seconds from the run's start. */
+    static List<double[]> stallSeconds(RunResult run) {
+        List<double[]> out = new ArrayList<>();
+        for (RunResult.StallRow s : run.stalls()) {
+            out.add(new double[] {seconds(run, s.startNs()), seconds(run, s.endNs())});
+        }
+        return out;
+    }
+
+    /**
+     * A run's service pauses on its timeline: [from, to, label] with from and to in seconds from the run's
+     * start, and the label its source and what the agent called it ({@code safepoint: GenCollectFull ...}).
+     */
+    static List<Object[]> pauseSeconds(RunResult run) {
+        List<Object[]> out = new ArrayList<>();
+        for (RunResult.PauseRow p : run.servicePauses()) {
+            out.add(new Object[] {seconds(run, p.startNs()), seconds(run, p.endNs()), p.source() + ": " + p.label()});
+        }
+        return out;
+    }
+
+    private static double seconds(RunResult run, long nanos) {
+        return Math.round((nanos - run.startNs()) / 1e3) / 1e6;
+    }
+
     /** One dot of the experiment plot: arm index, stall on or off, round, value in ms, and whether it is an outlier. */
     record Dot(int arm, boolean stall, long round, double valueMs, String run, boolean outlier) {
         /** x position: arm index, stall off left and on right, rounds spread a little. */

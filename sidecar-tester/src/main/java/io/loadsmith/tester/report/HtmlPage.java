@@ -56,6 +56,7 @@ final class HtmlPage {
         summary();
         slos();
         aligned();
+        pauseAligned();
         spectrum();
         timeline();
         aboveObjective();
@@ -151,6 +152,9 @@ final class HtmlPage {
         }
         if (results.alignment() != null) {
             b.append("<a href=\"#aligned\">Stall-aligned sends</a>");
+        }
+        if (results.pauseAlignment() != null) {
+            b.append("<a href=\"#pause-aligned\">Pause-aligned sends</a>");
         }
         if (results.runs().stream().anyMatch(r -> !ChartData.spectrum(r).isEmpty())) {
             b.append("<a href=\"#spectrum\">Percentile spectrum</a>");
@@ -374,6 +378,33 @@ final class HtmlPage {
         b.append("</tbody></table></div>\n");
         downloads("aligned");
         b.append("</section>\n");
+    }
+
+    /** Sends around the start of the service pauses met, and each run's pauses in a few numbers. */
+    private void pauseAligned() {
+        Alignment a = results.pauseAlignment();
+        if (a == null) {
+            return;
+        }
+        b.append("<section id=\"pause-aligned\"><h2>Requests sent around a service pause</h2>\n<p class=\"hint\">")
+                .append("Pauses the agent saw in the service (safepoints and collections, and stops of the whole process), ")
+                .append("not injected: x: time from the start of each pause (ms); y: requests sent per ")
+                .append(Html.msShort(a.binMs())).append(" ms bin, averaged over the pauses each tester met. Pauses differ in ")
+                .append("length (the longest met: ").append(Html.msShort(a.stallMs())).append(" ms); the line marks their start.</p>\n")
+                .append("<div class=\"chart tall\" id=\"chart-pause-aligned\"></div>\n");
+        b.append("<div class=\"scroll\"><table class=\"num compact pause-summary\"><thead><tr><th>run</th><th>pauses</th>")
+                .append("<th>pauses met</th><th>sent during pauses</th><th>overlapping share</th><th>paused ms</th></tr></thead><tbody>\n");
+        for (RunResult r : results.runs()) {
+            RunResult.PauseSummary s = r.pauseSummary();
+            if (s == null) {
+                continue;
+            }
+            b.append("<tr><td class=\"run\">").append(swatch(r)).append(Html.esc(r.name())).append("</td>")
+                    .append(td(Html.count((long) s.pauses()))).append(td(Html.count((long) s.pausesMet())))
+                    .append(td(Html.count(s.sentDuringTotal()))).append(td(Html.number(100 * s.overlappingShare(), 2) + "%"))
+                    .append(td(Html.ms(s.pausedMs()))).append("</tr>\n");
+        }
+        b.append("</tbody></table></div>\n</section>\n");
     }
 
     private void experiment() {
@@ -728,6 +759,20 @@ final class HtmlPage {
 
     // ---------------------------------------------------------------- data for the page's script
 
+    /** The lines of an aligned plot: per series its run, the windows it met (under {@code metKey}) and [x, y] points. */
+    private static List<Map<String, Object>> lines(Alignment a, String metKey) {
+        List<Map<String, Object>> series = new ArrayList<>();
+        for (Alignment.Series s : a.series()) {
+            double[] x = ChartData.binCentres(a, s);
+            List<double[]> points = new ArrayList<>();
+            for (int i = 0; i < x.length; i++) {
+                points.add(new double[] {x[i], s.sendsPerBin().get(i)});
+            }
+            series.add(Map.of("run", String.valueOf(s.run()), metKey, s.stallsMet(), "points", points));
+        }
+        return series;
+    }
+
     private String chartJson() {
         Map<String, Object> data = new LinkedHashMap<>();
         List<Map<String, Object>> runs = new ArrayList<>();
@@ -745,6 +790,12 @@ final class HtmlPage {
                 }
                 m.put("timeline", t);
             }
+            if (!r.stalls().isEmpty()) {
+                m.put("stalls", ChartData.stallSeconds(r));
+            }
+            if (r.servicePauses() != null && !r.servicePauses().isEmpty()) {
+                m.put("pauses", ChartData.pauseSeconds(r));
+            }
             Map<String, Object> spectrum = new LinkedHashMap<>();
             ChartData.spectrum(r).forEach((kind, points) -> spectrum.put(kind, ChartData.nines(points)));
             if (!spectrum.isEmpty()) {
@@ -760,22 +811,22 @@ final class HtmlPage {
             m.put("binMs", a.binMs());
             m.put("fromMs", a.fromMs());
             m.put("toMs", a.toMs());
-            List<Map<String, Object>> series = new ArrayList<>();
-            for (Alignment.Series s : a.series()) {
-                double[] x = ChartData.binCentres(a, s);
-                List<double[]> points = new ArrayList<>();
-                for (int i = 0; i < x.length; i++) {
-                    points.add(new double[] {x[i], s.sendsPerBin().get(i)});
-                }
-                series.add(Map.of("run", String.valueOf(s.run()), "stallsMet", s.stallsMet(), "points", points));
-            }
-            m.put("series", series);
+            m.put("series", lines(a, "stallsMet"));
             List<Map<String, Object>> scatter = new ArrayList<>();
             for (Alignment.Scatter s : a.scatter()) {
                 scatter.add(Map.of("run", String.valueOf(s.run()), "points", s.points()));
             }
             m.put("scatter", scatter);
             data.put("aligned", m);
+        }
+        Alignment p = results.pauseAlignment();
+        if (p != null) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("fromMs", p.fromMs());
+            m.put("toMs", p.toMs());
+            m.put("binMs", p.binMs());
+            m.put("series", lines(p, "pausesMet"));
+            data.put("pauseAligned", m);
         }
         Experiment e = results.experiment();
         if (e != null && !e.arms().isEmpty()) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -11,7 +12,8 @@ import java.nio.file.StandardCopyOption;
 /**
  * Writes a file so that a reader sees the old one or the whole new one, never half of it: the content goes
  * to a temporary file in the same folder, which is then renamed over the target (an atomic move, or a plain
- * replacing move where the file system cannot move atomically).
+ * replacing move where the file system cannot move atomically). A write that fails (a full disk) leaves
+ * the old file, or none, and no temporary file, and is reported naming the target file.
  */
 public final class AtomicFiles {
 
@@ -32,6 +34,10 @@ public final class AtomicFiles {
         try {
             try (OutputStream out = Files.newOutputStream(temp)) {
                 content.writeTo(out);
+            } catch (FileSystemException e) {
+                throw e;
+            } catch (IOException e) {
+                throw named(file, e);
             }
             try {
                 Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -41,6 +47,17 @@ public final class AtomicFiles {
         } finally {
             Files.deleteIfExists(temp);
         }
+    }
+
+    /**
+     * A failed write (a full disk) as an error naming the file it was for, not its temporary file:
+     * {@code results/x/results.json: No space left on device}.
+     */
+    private static FileSystemException named(Path file, IOException e) {
+        FileSystemException named = new FileSystemException(file.toString(), null,
+                e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        named.initCause(e);
+        return named;
     }
 
     /** Writes {@code text} as UTF-8. */

@@ -21,10 +21,13 @@ import java.util.Map;
  * @param experiment what {@code loadsmith experiment} made of its runs; null for other commands
  * @param versions   the tester's version and commit, and the agent's when the runs talked to one
  * @param targetLost when and how the target stopped answering during the run; null (left out) when it did not
+ * @param pauseAlignment the pause-aligned plot (sends around the start of the service pauses the runs met), in
+ *                   the shape of {@code alignment} ({@code stall_ms}: the longest pause met); null when none met one
  */
 public record ResultsFile(@JsonProperty(required = true) String schema, ClockInfo clock,
                           @JsonProperty(required = true) List<RunResult> runs, List<SloResult> slos,
-                          Alignment alignment, Experiment experiment, Versions versions, TargetLost targetLost) {
+                          Alignment alignment, Experiment experiment, Versions versions, TargetLost targetLost,
+                          Alignment pauseAlignment) {
 
     /** The one schema this code writes and reads. */
     public static final String SCHEMA = "loadsmith/results/v1";
@@ -36,31 +39,35 @@ public record ResultsFile(@JsonProperty(required = true) String schema, ClockInf
 
     /** A results file of these runs, on one host (clock offset 0 ± 0), no SLOs yet, written by this tester. */
     public static ResultsFile of(List<RunResult> runs) {
-        return new ResultsFile(SCHEMA, new ClockInfo(0, 0), runs, List.of(), null, null, Versions.ofTester(), null);
+        return new ResultsFile(SCHEMA, new ClockInfo(0, 0), runs, List.of(), null, null, Versions.ofTester(), null, null);
     }
 
     public ResultsFile withClock(ClockInfo value) {
-        return new ResultsFile(schema, value, runs, slos, alignment, experiment, versions, targetLost);
+        return new ResultsFile(schema, value, runs, slos, alignment, experiment, versions, targetLost, pauseAlignment);
     }
 
     public ResultsFile withSlos(List<SloResult> value) {
-        return new ResultsFile(schema, clock, runs, value, alignment, experiment, versions, targetLost);
+        return new ResultsFile(schema, clock, runs, value, alignment, experiment, versions, targetLost, pauseAlignment);
     }
 
     public ResultsFile withAlignment(Alignment value) {
-        return new ResultsFile(schema, clock, runs, slos, value, experiment, versions, targetLost);
+        return new ResultsFile(schema, clock, runs, slos, value, experiment, versions, targetLost, pauseAlignment);
     }
 
     public ResultsFile withExperiment(Experiment value) {
-        return new ResultsFile(schema, clock, runs, slos, alignment, value, versions, targetLost);
+        return new ResultsFile(schema, clock, runs, slos, alignment, value, versions, targetLost, pauseAlignment);
     }
 
     public ResultsFile withVersions(Versions value) {
-        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, value, targetLost);
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, value, targetLost, pauseAlignment);
     }
 
     public ResultsFile withTargetLost(TargetLost value) {
-        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, value);
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, value, pauseAlignment);
+    }
+
+    public ResultsFile withPauseAlignment(Alignment value) {
+        return new ResultsFile(schema, clock, runs, slos, alignment, experiment, versions, targetLost, value);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.loadsmith.tester.result;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.ArrayList;
@@ -12,6 +13,10 @@ import java.util.List;
  * apply are null and left out of the JSON (e.g. {@code latency_ms.estimated} for an open run). The last
  * seven fields are set by the stall alignment ({@link #withAlignment}) of a run written with others or with
  * stalls: its folder and line, and, with stalls, its stall summary, clock offset and run id.
+ * {@code servicePauses} and {@code pauseSummary} are set by {@link #withServicePauses} for a run whose agent
+ * observes pauses.
+ * The two before the last are the tester's own pauses of a real run ({@link #withTesterPauses}); the last,
+ * {@code replicas}, the agents of a run armed on several ({@link #withReplicas}).
  */
 public record RunResult(
         @JsonProperty(required = true) String name,
@@ -48,6 +53,12 @@ public record RunResult(
         String runId,
         Connections connections,
         TransportUsed transport,
+        AgentLost agentLost,
+        List<PauseRow> servicePauses,
+        PauseSummary pauseSummary,
+
+        List<TesterPause> testerPauses,
+        Long requestsMetTesterPause,
         List<ReplicaUsed> replicas) {
 
     public RunResult {
@@ -55,6 +66,7 @@ public record RunResult(
         steps = steps == null ? List.of() : List.copyOf(steps);
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
         stalls = stalls == null ? List.of() : List.copyOf(stalls);
+        servicePauses = servicePauses == null ? null : List.copyOf(servicePauses);
     }
 
     /** A run as the engine ends it: no stall alignment yet. */
@@ -66,7 +78,7 @@ public record RunResult(
                      String hlog) {
         this(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts, latencyMs, estimate,
                 aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline, spectrum, steps,
-                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null, null);
+                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -85,7 +97,8 @@ public record RunResult(
                 aligned == null ? null : aligned.summary(),
                 aligned == null ? null : aligned.clockOffsetNs(), aligned == null ? null : aligned.clockUncertaintyNs(),
                 aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId(), connections,
-                transport, replicas);
+                transport, agentLost, servicePauses, pauseSummary, testerPauses,
+                requestsMetTesterPause, replicas);
     }
 
     /** This run with more warnings appended. */
@@ -95,7 +108,8 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, all, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, replicas);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, servicePauses, pauseSummary, testerPauses,
+                requestsMetTesterPause, replicas);
     }
 
     /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
@@ -103,7 +117,8 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport, replicas);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport, agentLost, servicePauses, pauseSummary, testerPauses,
+                requestsMetTesterPause, replicas);
     }
 
     /** This run with the transport that ran it (null: none, a simulation). */
@@ -111,7 +126,67 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value, replicas);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value, agentLost, servicePauses, pauseSummary, testerPauses,
+                requestsMetTesterPause, replicas);
+    }
+
+    /** This run with the agent lost during it (null: the agent answered to the end). */
+    public RunResult withAgentLost(AgentLost value) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, value, servicePauses, pauseSummary, testerPauses,
+                requestsMetTesterPause, replicas);
+    }
+
+    /**
+     * This run with the pauses the agent's observer saw during it ({@code service_pauses}) and their summary
+     * ({@code pause_summary}); null for both: not observed.
+     */
+    public RunResult withServicePauses(List<PauseRow> rows, PauseSummary summary) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, rows, summary, testerPauses,
+                requestsMetTesterPause, replicas);
+    }
+
+    /**
+     * The agent's admin API stopped answering during a run with stalls: the windows fetched before are kept
+     * (in {@code stalls}); the planned stalls after them could not be confirmed.
+     *
+     * @param atMs              when the first of the unanswered fetches was sent, ms after the counted start
+     * @param unconfirmedStalls indices of the planned stalls inside the counted span that were not fetched
+     *                          and were due after the agent's last answer: they may or may not have happened
+     * @param error             why the last fetch failed, as the admin client said it
+     */
+    public record AgentLost(double atMs, List<Integer> unconfirmedStalls, String error) {
+
+        public AgentLost {
+            unconfirmedStalls = List.copyOf(unconfirmedStalls);
+        }
+    }
+
+    /** This run with the tester's own pauses and the requests that met one (real runs only). */
+    public RunResult withTesterPauses(List<TesterPause> pauses, long metRequests) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, servicePauses, pauseSummary,
+                List.copyOf(pauses), metRequests, replicas);
+    }
+
+    /**
+     * A pause of the tester itself during the counted run (docs/pauses.md, "The tester's own pauses").
+     *
+     * @param source  {@code safepoint} (its JVM's, from JFR), {@code loop} (its send loop came to a send more
+     *                than 1 ms late) or {@code sleeper}
+     * @param label   the safepoint's VM operation (and collector and cause), or {@code loop}
+     * @param startNs when it started, tester clock (like a stall's {@code start_ns})
+     * @param endNs   when it ended, tester clock
+     */
+    public record TesterPause(@JsonProperty(required = true) String source,
+                              @JsonProperty(required = true) String label, long startNs, long endNs) {
     }
 
     /**
@@ -145,7 +220,8 @@ public record RunResult(
         return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, value);
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, servicePauses, pauseSummary, testerPauses,
+                requestsMetTesterPause, value);
     }
 
     /**
@@ -183,6 +259,26 @@ public record RunResult(
         public StallSummary {
             missing = missing == null ? List.of() : List.copyOf(missing);
         }
+    }
+
+    /**
+     * What one tester did around one pause the service's observer saw (times on the tester's clock), with
+     * the counts of {@link StallRow}; {@code timeToSafepointNs} is null (and written as null) for a sleeper
+     * window.
+     */
+    public record PauseRow(int index, String source, String label, long startNs, long endNs,
+                           @JsonInclude(JsonInclude.Include.ALWAYS) Long timeToSafepointNs, long sentDuring,
+                           long intendedDuring, long inFlightAtStart, long overlapping, boolean met) {
+    }
+
+    /**
+     * A run's service pauses in a few numbers: those listed, those met (inside the counted span), requests
+     * sent inside the pauses met (summed over them), requests whose lifetime overlapped one and their share
+     * (0 to 1, rounded to 6 decimals) of the sent requests, and the time the pauses met cover (their union),
+     * in ms.
+     */
+    public record PauseSummary(int pauses, int pausesMet, long sentDuringTotal, long overlapping,
+                               double overlappingShare, double pausedMs) {
     }
 
     /** The load model and its settings; fields that do not apply to the model are null. */

@@ -27,7 +27,7 @@ public final class WarningGroups {
 
     private static final Pattern NUMBER = Pattern.compile("\\d[\\d,]*(?:\\.\\d+)?");
     private static final List<String> TESTER_SIDE = List.of("the tester itself sent late", "tester was the bottleneck",
-            "requests waited", "requests were dropped", "started on a busy box");
+            "requests waited", "requests were dropped", "started on a busy box", "pauses of the tester itself");
 
     private WarningGroups() {
     }

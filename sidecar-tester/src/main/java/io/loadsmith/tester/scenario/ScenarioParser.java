@@ -85,7 +85,7 @@ public final class ScenarioParser {
     private static final Set<String> AGENT = keys("admin", "token_file", "seed", "mean_interval", "duration",
             "min_gap", "kind");
     private static final Set<String> LOAD = keys("model", "arrivals", "rate", "stages", "connections", "pace",
-            "on_late", "duration", "warmup", "max_concurrency", "grace", "seed");
+            "on_late", "duration", "warmup", "max_concurrency", "grace", "seed", "tester_pauses");
     private static final Set<String> STAGE = keys("duration", "target");
     private static final Set<String> JOURNEY = keys("name", "weight", "data", "steps");
     private static final Set<String> STEP = keys("name", "request", "headers", "body", "check", "think");
@@ -96,6 +96,9 @@ public final class ScenarioParser {
             Pattern.DOTALL);
 
     private enum Distribution { CONSTANT, EXPONENTIAL, LOGNORMAL }
+
+    /** A switch's two values ({@code load.tester_pauses}). */
+    private enum OnOff { ON, OFF }
 
     private final String label;
     private final Path baseDir;
@@ -537,8 +540,9 @@ public final class ScenarioParser {
             case CLOSED -> TesterSpec.closed(connections).duration(duration);
             case PACED -> TesterSpec.paced(connections, pace).onLate(onLate).duration(duration);
         };
+        boolean testerPauses = !f.containsKey("tester_pauses") || f.get("tester_pauses").choice(OnOff.class) == OnOff.ON;
         return tester.arrivals(arrivals).maxConcurrency(maxConcurrency).warmupRequests(warmupRequests)
-                .warmupDuration(warmupNanos).grace(grace).seed(seed);
+                .warmupDuration(warmupNanos).grace(grace).seed(seed).testerPauses(testerPauses);
     }
 
     /** Connections of the HTTP client (see {@link Scenario#connections()}). */

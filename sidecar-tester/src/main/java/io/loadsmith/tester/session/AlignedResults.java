@@ -3,15 +3,20 @@ package io.loadsmith.tester.session;
 import io.loadsmith.tester.agentclient.ClockOffset;
 import io.loadsmith.tester.agentclient.Replicas;
 import io.loadsmith.tester.align.AlignedBins;
+import io.loadsmith.tester.align.PauseAlignment;
+import io.loadsmith.tester.align.PauseWindow;
 import io.loadsmith.tester.align.RunAlignment;
 import io.loadsmith.tester.align.ScatterPoint;
 import io.loadsmith.tester.align.StallAlignment;
 import io.loadsmith.tester.align.StallCount;
 import io.loadsmith.tester.align.StallSummary;
+import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.Alignment;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.RunResult;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -84,7 +89,61 @@ public final class AlignedResults {
         }
         return ResultsFile.of(runs).withSlos(slos)
                 .withClock(new ResultsFile.ClockInfo(clock.offsetNanos(), clock.uncertaintyNanos()))
-                .withAlignment(named.isEmpty() ? null : alignment(named)).withVersions(versions);
+                .withAlignment(named.isEmpty() ? null : alignment(named)).withVersions(versions)
+                .withPauseAlignment(pauseAlignment(entries));
+    }
+
+    /**
+     * The top-level {@code pause_alignment}: sends per bin around the start of each service pause met, one
+     * series per line (its runs averaged, weighted by the pauses each met), on bins for the longest pause met
+     * in any run; null when no run met a pause. Reads the runs' request logs again.
+     */
+    static Alignment pauseAlignment(List<Entry> entries) {
+        List<PauseWindow> met = new ArrayList<>();
+        for (Entry entry : entries) {
+            List<RunResult.PauseRow> rows = entry.outcome().result().servicePauses();
+            if (rows != null) {
+                met.addAll(ServicePauses.windows(rows.stream().filter(RunResult.PauseRow::met).toList()));
+            }
+        }
+        AlignedBins bins = PauseAlignment.binsFor(met);
+        if (bins == null) {
+            return null;
+        }
+        Map<String, double[]> weighted = new LinkedHashMap<>();
+        Map<String, Integer> pausesMet = new LinkedHashMap<>();
+        for (Entry entry : entries) {
+            RunResult result = entry.outcome().result();
+            if (result.servicePauses() == null) {
+                continue;
+            }
+            PauseAlignment aligned;
+            try {
+                aligned = PauseAlignment.alignLog(entry.runDir().resolve(RequestLog.FILE_NAME),
+                        ServicePauses.windows(result.servicePauses()),
+                        Math.round(result.tester().durationMs() * 1_000_000.0), bins);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the request log of " + entry.runDir(), e);
+            }
+            int runMet = aligned.summary().pausesMet();
+            double[] sums = weighted.computeIfAbsent(entry.line(), k -> new double[bins.binCount()]);
+            double[] perBin = aligned.sendsPerBin();
+            for (int b = 0; b < sums.length; b++) {
+                sums[b] += perBin[b] * runMet;
+            }
+            pausesMet.merge(entry.line(), runMet, Integer::sum);
+        }
+        List<Alignment.Series> series = new ArrayList<>();
+        for (Map.Entry<String, double[]> line : weighted.entrySet()) {
+            int lineMet = pausesMet.get(line.getKey());
+            List<Double> perBin = new ArrayList<>();
+            for (double sum : line.getValue()) {
+                perBin.add(lineMet == 0 ? 0.0 : round(sum / lineMet, 4));
+            }
+            series.add(new Alignment.Series(line.getKey(), lineMet, perBin));
+        }
+        return new Alignment(ms(bins.stallNanos()), ms(bins.binNanos()), ms(bins.fromNanos()), ms(bins.toNanos()),
+                series, List.of());
     }
 
     /** A run's {@code stalls[]}. */

@@ -7,8 +7,8 @@ import java.util.Locale;
 
 /**
  * The console table of requests sent inside each stall window, one column per run (the agent's held count
- * in brackets), and a warning line for every run whose planned stalls did not all happen. {@code demo} and
- * {@code run} print it after their latency tables.
+ * in brackets), a warning line for every run whose planned stalls did not all happen, and a line for every
+ * run that met service pauses. {@code demo} and {@code run} print it after their latency tables.
  */
 public final class PerStallTable {
 
@@ -39,6 +39,12 @@ public final class PerStallTable {
         for (AlignedResults.Entry e : entries) {
             if (!e.outcome().missing().isEmpty()) {
                 out.println("warning: " + e.line() + ": planned stalls " + e.outcome().missing() + " did not happen");
+            }
+        }
+        for (AlignedResults.Entry e : entries) {
+            String pauses = ServicePauses.consoleLine(e.outcome().result());
+            if (pauses != null) {
+                out.println(e.line() + ": " + pauses);
             }
         }
     }

@@ -1,5 +1,8 @@
 package io.loadsmith.tester.session;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.AgentStalls;
@@ -46,8 +49,8 @@ final class ReplicatedRun {
 
     /** The run, as {@link StalledRun} runs it with one agent; {@code stalls} has several. */
     static StalledRun.Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
-                                  AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer)
-            throws IOException {
+                                  AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer,
+                                  TesterPauses self) throws IOException {
         Replicas replicas = Replicas.of(stalls.replicas());
         List<ClockOffset> offsets = replicas.probe(lanes.get(0).scheduler(), ClockProbe.DEFAULT_PROBES);
         List<String> ids = replicas.replicaIds();
@@ -56,7 +59,8 @@ final class ReplicatedRun {
             servedBy[r] = ids.get(r) == null ? ServedBy.NONE : ServedBy.number(ids.get(r));
         }
         Arming arming = new Arming(replicas, stalls, tester.durationNanos());
-        RunResult result = LoadTest.run(tester.stall(true), lanes, source, runDir, arming, control, writer);
+        RunResult result = LoadTest.run(tester.stall(true), lanes, source, runDir,
+                self == null ? arming : self.around(arming), control, writer);
         if (arming.failure != null) {
             disarmQuietly(replicas);
             throw arming.failure;
@@ -93,6 +97,7 @@ final class ReplicatedRun {
             done.add(new Replicas.Replica(address, ids.get(r), offsets.get(r), armed, recorded.get(r), missing,
                     servedBy[r], 0));
         }
+        keepAgentStalls(done, runDir);
         Path log = runDir.resolve(RequestLog.FILE_NAME);
         RunAlignment alignment = StallAlignment.alignLog(log, windows, tester.durationNanos(), bins,
                 StallAlignment.DEFAULT_SCATTER_CAP, tester.seed(), number -> replicaOf(servedBy, number));
@@ -103,6 +108,19 @@ final class ReplicatedRun {
         Replicas.Replica first = done.get(0);
         return new StalledRun.Outcome(result, first.offset(), first.armed(), every, alignment, first.missing(),
                 versions, done);
+    }
+
+    /**
+     * Keeps the run's stalls of every agent in {@value StalledRun#AGENT_STALLS_FILE}, as {@code run} keeps
+     * them: {@code {"replicas": [{"replica": URL, "run_id": ..., "stalls": [...]}]}}.
+     */
+    private static void keepAgentStalls(List<Replicas.Replica> replicas, Path runDir) throws IOException {
+        ObjectNode all = JsonNodeFactory.instance.objectNode();
+        ArrayNode each = all.putArray("replicas");
+        for (Replicas.Replica r : replicas) {
+            each.addObject().put("replica", r.address()).setAll(StalledRun.stallsPage(r.armed().runId(), r.stalls()));
+        }
+        StalledRun.keepAgentStalls(all, runDir);
     }
 
     /** The agent (its place in the list) whose id has served-by {@code number}; NO_REPLICA for none. */

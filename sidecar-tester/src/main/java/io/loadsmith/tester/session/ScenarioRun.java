@@ -3,12 +3,15 @@ package io.loadsmith.tester.session;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.agentclient.Replicas;
+import io.loadsmith.tester.agentclient.ServerStall;
 import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.TesterSpec;
@@ -111,8 +114,10 @@ public final class ScenarioRun {
             }
             result = stalled.result();
             if (agent != null) {
-                JsonNode stalls = stalled.replicas() == null ? agent.admin().stallsJson(stalled.armed().runId(), 0)
-                        : Replicas.of(agent.replicas()).stallsJson(stalled.replicas());
+                JsonNode stalls = stalled.replicas() != null
+                        ? Replicas.of(agent.replicas()).stallsJson(stalled.replicas())
+                        : result.agentLost() != null ? fetchedStalls(stalled)
+                        : agent.admin().stallsJson(stalled.armed().runId(), 0);
                 AtomicFiles.write(dir.resolve("agent-stalls.json"), out -> PRETTY.writeValue(out, stalls));
             }
         }
@@ -188,6 +193,33 @@ public final class ScenarioRun {
         return String.format(Locale.ROOT, "the target stopped answering %.0f s into the run (errors: %s)%s",
                 lost.stoppedAnsweringS(), errors, lost.gaveUp() ? String.format(Locale.ROOT,
                         "; gave up after %.1f s of that (target.give_up_after)", lost.giveUpAfterS()) : "");
+    }
+
+    /**
+     * {@code agent-stalls.json} of a run whose agent stopped answering: the windows fetched before, in the
+     * shape of {@code GET /stalls}, with {@code "agent_lost": true}.
+     */
+    private static JsonNode fetchedStalls(StalledRun.Outcome stalled) {
+        ObjectNode page = PRETTY.createObjectNode();
+        page.put("run_id", stalled.armed().runId());
+        page.put("agent_lost", true);
+        ArrayNode stalls = page.putArray("stalls");
+        for (ServerStall stall : stalled.stalls()) {
+            stalls.addObject().put("index", stall.index()).put("run_id", stall.runId())
+                    .put("planned_start_ns", stall.plannedStartNanos()).put("start_ns", stall.startNanos())
+                    .put("end_ns", stall.endNanos()).put("held", stall.held()).put("kind", stall.kind());
+        }
+        return page;
+    }
+
+    /** The console's line for an agent that stopped answering during the run; null when it answered. */
+    public static String agentLostLine(Outcome outcome) {
+        if (outcome.stalled() == null || outcome.result().agentLost() == null) {
+            return null;
+        }
+        RunResult.AgentLost lost = outcome.result().agentLost();
+        return StallFeed.warning(lost.atMs(), outcome.stalled().stalls().size(), lost.unconfirmedStalls())
+                + " (" + lost.error() + ")";
     }
 
     /** Fails fast (exit code 3) when nothing listens at the target's host and port. */

@@ -1,6 +1,10 @@
 package io.loadsmith.tester.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadsmith.stall.BuildInfo;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
@@ -23,6 +27,7 @@ import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.result.AtomicFiles;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.transport.ConnectionStats;
@@ -39,13 +44,16 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.LongSupplier;
 
 /**
  * One tester run, with or without stalls: probes the agent's clock, runs the warm-up, arms the agent at
  * the start of the counted run (the engine's {@link RunListener#countedStart} hook) with the plan's seed,
  * runs, lets the engine wait out the grace, fetches the run's stalls from {@code GET /stalls}, disarms,
  * checks that no planned stall inside the counted span is missing, and aligns the run's request log with
- * the windows.
+ * the windows, and with the service's pauses ({@link ServicePauses}). A real run (not on a virtual clock)
+ * also observes the tester's own pauses from before its warm-up to after its end, unless {@link TesterSpec#testerPauses} is off ({@code tester_pauses},
+ * {@code requests_met_tester_pause}; docs/pauses.md).
  *
  * <pre>{@code
  * StalledRun.Outcome outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source,
@@ -54,6 +62,10 @@ import java.util.concurrent.Executors;
  * }</pre>
  */
 public final class StalledRun {
+
+    /** The agent's stalls of a run, kept in its folder. */
+    public static final String AGENT_STALLS_FILE = "agent-stalls.json";
+    private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private StalledRun() {
     }
@@ -181,42 +193,71 @@ public final class StalledRun {
             thread.setDaemon(true);
             return thread;
         });
+        TesterPauses self = virtual || !tester.testerPauses() ? null : TesterPauses.start();
         try {
-            return run(tester, lanes, source, runDir, stalls, bins, control, writer == null ? Runnable::run : writer);
+            Outcome outcome = run(tester, lanes, source, runDir, stalls, bins, control,
+                    writer == null ? Runnable::run : writer, self);
+            return self == null ? outcome : outcome.withResult(self.attach(outcome.result(), runDir));
         } finally {
             if (writer != null) {
                 writer.shutdown();
             }
+            if (self != null) {
+                self.close();
+            }
         }
     }
 
-    /** The run, its files written by {@code writer}. */
+    /** The run, its files written by {@code writer}, its tester pauses observed by {@code self} (or null). */
     private static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
-                               AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer)
-            throws IOException {
+                               AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer,
+                               TesterPauses self) throws IOException {
         if (stalls != null && stalls.replicated()) {
-            return ReplicatedRun.run(tester, lanes, source, runDir, stalls, bins, control, writer);
+            return ReplicatedRun.run(tester, lanes, source, runDir, stalls, bins, control, writer, self);
         }
         if (stalls == null) {
-            RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir, RunListener.NONE, control,
-                    writer);
+            RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir,
+                    self == null ? RunListener.NONE : self.around(RunListener.NONE), control, writer);
             return new Outcome(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
         }
         ClockOffset offset = ClockProbe.measure(lanes.get(0).scheduler(), stalls.admin()::serverNanos,
                 ClockProbe.DEFAULT_PROBES);
-        Arming arming = new Arming(stalls, tester.durationNanos());
-        RunResult result = LoadTest.run(tester.stall(true), lanes, source, runDir, arming, control, writer);
+        Scheduler clock = lanes.get(0).scheduler();
+        Arming arming = new Arming(stalls, tester.durationNanos(), clock::nanoTime,
+                !(clock instanceof VirtualScheduler));
+        RunResult result;
+        try {
+            result = LoadTest.run(tester.stall(true), lanes, source, runDir,
+                    self == null ? arming : self.around(arming), control, writer);
+        } catch (IOException | RuntimeException e) {
+            if (arming.feed != null) {
+                arming.feed.close();
+            }
+            throw e;
+        }
         if (arming.failure != null) {
             throw arming.failure;
         }
-        List<ServerStall> recorded;
-        ResultsFile.Versions versions;
-        try {
-            recorded = stalls.admin().stalls(arming.armed.runId());
-            versions = withAgent(stalls.admin());
-        } finally {
+        StallFeed.Fetched fetched;
+        try (StallFeed feed = arming.feed) {
+            fetched = feed.finish();
+        } catch (AdminException e) {
             stalls.admin().disarm();
+            throw e;
         }
+        List<ServerStall> recorded = fetched.stalls();
+        ResultsFile.Versions versions;
+        if (fetched.lost()) {
+            versions = ResultsFile.Versions.ofTester();
+            disarmQuietly(stalls.admin());
+        } else {
+            try {
+                versions = withAgent(stalls.admin());
+            } finally {
+                stalls.admin().disarm();
+            }
+        }
+        keepAgentStalls(arming.armed.runId(), recorded, runDir);
         List<StallWindow> windows = new ArrayList<>();
         List<Integer> indices = new ArrayList<>();
         ClockOffset aligning = offset.forAlignment();
@@ -224,29 +265,81 @@ public final class StalledRun {
             windows.add(stall.onTesterClock(aligning));
             indices.add(stall.index());
         }
-        long countEndNanos = arming.countStartNanos + tester.durationNanos();
-        List<Integer> missing = MissingStalls.missing(arming.armed.stalls(),
-                aligning.toTesterNanos(arming.armed.armedAtNanos()), countEndNanos, indices);
+        long countedNanos = Math.round(result.durationMs() * 1e6); // the configured duration, or until a user stop
+        long countEndNanos = arming.countStartNanos + countedNanos;
+        long armedAtTesterNanos = aligning.toTesterNanos(arming.armed.armedAtNanos());
+        List<Integer> missing = MissingStalls.missing(arming.armed.stalls(), armedAtTesterNanos,
+                fetched.confirmedUntilNanos(countEndNanos), indices);
         RunAlignment alignment = StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows,
-                tester.durationNanos(), bins, StallAlignment.DEFAULT_SCATTER_CAP, tester.seed());
+                countedNanos, bins, StallAlignment.DEFAULT_SCATTER_CAP, tester.seed());
         String warning = MissingStalls.warning(missing);
         if (warning != null) {
             result = result.withWarnings(List.of(warning));
         }
+        if (fetched.lost()) {
+            result = StallFeed.withAgentLost(result, fetched, arming.armed.stalls(), armedAtTesterNanos,
+                    arming.countStartNanos, countEndNanos, missing);
+        } else {
+            result = ServicePauses.attach(result, stalls.admin(), arming.armed.runId(), aligning, arming.countStartNanos,
+                    countedNanos, tester.graceNanos(), runDir);
+        }
         return new Outcome(result, offset, arming.armed, recorded, alignment, missing, versions);
     }
 
-    /** Arms the agent when the engine decides the counted start; remembers a failure for the caller. */
+    /** After a lost agent: one bounded try (the admin client's timeouts) to cancel what it may still run. */
+    private static void disarmQuietly(AdminClient admin) {
+        try {
+            admin.disarm();
+        } catch (AdminException gone) {
+            // the agent is gone: nothing of it is left to disarm
+        }
+    }
+
+    /**
+     * Keeps the run's stalls, in the shape of the agent's {@code GET /stalls?run_id=} answer, in
+     * {@value #AGENT_STALLS_FILE} beside its request log, so that its per-stall figures can be recomputed
+     * ({@code loadsmith verify}).
+     */
+    private static void keepAgentStalls(String runId, List<ServerStall> recorded, Path runDir) throws IOException {
+        keepAgentStalls(stallsPage(runId, recorded), runDir);
+    }
+
+    /** Writes {@code page} to {@value #AGENT_STALLS_FILE} in {@code runDir}. */
+    static void keepAgentStalls(ObjectNode page, Path runDir) throws IOException {
+        AtomicFiles.write(runDir.resolve(AGENT_STALLS_FILE), out -> PRETTY.writeValue(out, page));
+    }
+
+    /** One agent's stalls of a run as its {@code GET /stalls?run_id=} answers them. */
+    static ObjectNode stallsPage(String runId, List<ServerStall> recorded) {
+        ObjectNode page = PRETTY.createObjectNode().put("run_id", runId);
+        ArrayNode stalls = page.putArray("stalls");
+        for (ServerStall stall : recorded) {
+            stalls.addObject().put("index", stall.index()).put("run_id", stall.runId())
+                    .put("planned_start_ns", stall.plannedStartNanos()).put("start_ns", stall.startNanos())
+                    .put("end_ns", stall.endNanos()).put("held", stall.held()).put("kind", stall.kind());
+        }
+        return page;
+    }
+
+    /**
+     * Arms the agent when the engine decides the counted start and starts fetching the run's stalls as it
+     * goes (a {@link StallFeed}; fetched by hand only on a virtual clock); remembers a failure for the caller.
+     */
     private static final class Arming implements RunListener {
         private final AgentStalls stalls;
         private final long horizonNanos;
+        private final LongSupplier clock;
+        private final boolean polling;
         AdminClient.Armed armed;
         AdminException failure;
         long countStartNanos;
+        StallFeed feed;
 
-        Arming(AgentStalls stalls, long horizonNanos) {
+        Arming(AgentStalls stalls, long horizonNanos, LongSupplier clock, boolean polling) {
             this.stalls = stalls;
             this.horizonNanos = horizonNanos;
+            this.clock = clock;
+            this.polling = polling;
         }
 
         @Override
@@ -254,6 +347,8 @@ public final class StalledRun {
             countStartNanos = startNanos;
             try {
                 armed = stalls.admin().arm(stalls.spec(horizonNanos), stalls.kind());
+                feed = polling ? StallFeed.start(stalls.admin(), armed.runId(), clock)
+                        : StallFeed.byHand(stalls.admin(), armed.runId(), clock);
             } catch (AdminException e) {
                 failure = e;
             }

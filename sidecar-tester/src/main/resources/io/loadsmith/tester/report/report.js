@@ -3,6 +3,7 @@
   'use strict';
   var PALETTE = ['#4363d8', '#e6194b', '#2f9e44', '#f58231', '#911eb4', '#1098ad', '#d6336c', '#9a6324', '#469990', '#808000'];
   var CORRECTED = '#d9480f', CORRECTED_LIGHT = '#ffa8a8', SERVICE = '#1c7ed6', SERVICE_LIGHT = '#a5d8ff';
+  var STALL = '#fa5252', PAUSE = '#5f3dc4';
   var data = JSON.parse(document.getElementById('report-data').textContent);
   var charts = [];
   var runIndex = {};
@@ -163,10 +164,48 @@
     }));
   }
 
+  // Sends around the start of the service pauses (observed, not injected): a line at the start, no band
+  if (data.pauseAligned) {
+    var pa = data.pauseAligned;
+    var start = {silent: true, symbol: 'none', lineStyle: {color: PAUSE, type: 'dashed', width: 1.5},
+                 label: {show: true, position: 'insideEndTop', color: PAUSE, formatter: 'pause start'}, data: [{xAxis: 0}]};
+    var pauseLines = pa.series.map(function (s, i) {
+      return {name: s.run + ' (' + s.pausesMet + ' pauses)', type: 'line', step: 'middle', showSymbol: false,
+              lineStyle: {width: 2}, color: colorOf(s.run, i), data: s.points, markLine: i === 0 ? start : undefined};
+    });
+    draw('chart-pause-aligned', base({
+      tooltip: {trigger: 'axis', confine: true, valueFormatter: function (v) { return fmt(v); }},
+      xAxis: withAxis(axisName('time from pause start (ms)'), {type: 'value', min: pa.fromMs, max: pa.toMs}),
+      yAxis: withAxis(axisName('sends per ' + short(pa.binMs) + ' ms bin', 44), {type: 'value', min: 0, axisLine: {show: true, onZero: false}}),
+      series: pauseLines
+    }));
+  }
+
+  // Windows on a run's timeline: injected stalls shaded red, service pauses violet, each named in its tooltip
+  function windowSeries(name, color, areas, label) {
+    return {name: name, type: 'line', data: [], color: color,
+            markArea: {itemStyle: {color: color, opacity: 0.22}, emphasis: {itemStyle: {opacity: 0.5}},
+                       tooltip: {show: true, formatter: function (p) { return esc(p.name); }},
+                       data: areas.map(function (w) {
+                         return [{name: label(w), xAxis: w[0]}, {xAxis: Math.max(w[1], w[0] + 0.001)}];
+                       })}};
+  }
+
   // Latency over time, one small chart per run
   data.runs.forEach(function (r) {
     if (!r.timeline) return;
     function col(i) { return r.timeline.map(function (p) { return [p[0], p[i]]; }); }
+    var windows = [];
+    if (r.stalls) {
+      windows.push(windowSeries('injected stall', STALL, r.stalls, function (w) {
+        return 'injected stall, ' + fmt((w[1] - w[0]) * 1000) + ' ms';
+      }));
+    }
+    if (r.pauses) {
+      windows.push(windowSeries('service pause', PAUSE, r.pauses, function (w) {
+        return 'service pause, ' + fmt((w[1] - w[0]) * 1000) + ' ms: ' + w[2];
+      }));
+    }
     draw('chart-timeline-' + r.index, base({
       grid: {left: 52, right: 12, top: 14, bottom: 62},
       legend: {bottom: 0, left: 'center', itemWidth: 14, itemGap: 8, textStyle: {fontSize: 11}},
@@ -178,7 +217,7 @@
         {name: 'corrected p50', type: 'line', showSymbol: false, color: CORRECTED_LIGHT, lineStyle: {width: 1.5}, data: col(3)},
         {name: 'service p99', type: 'line', showSymbol: false, color: SERVICE, lineStyle: {width: 2}, data: col(2)},
         {name: 'service p50', type: 'line', showSymbol: false, color: SERVICE_LIGHT, lineStyle: {width: 1.5}, data: col(1)}
-      ]
+      ].concat(windows)
     }));
   });
 

@@ -66,6 +66,42 @@ class AdminClientTest {
     }
 
     @Test
+    void the_observed_pauses_are_fetched_page_by_page_and_kept_as_served() throws Exception {
+        String safepoint = "{\"index\":0,\"source\":\"safepoint\",\"label\":\"GenCollectFull SerialOld (System.gc())\","
+                + "\"start_ns\":1000,\"end_ns\":3000,\"operation\":\"GenCollectFull\",\"gc\":\"SerialOld (System.gc())\","
+                + "\"time_to_safepoint_ns\":200}";
+        String sleeper = "{\"index\":1,\"source\":\"sleeper\",\"label\":\"attributed\",\"start_ns\":1100,\"end_ns\":3100}";
+        URI base = serve(Map.of(
+                "GET /pauses?since_index=0", new String[] {"200", "{\"observing\":true,\"jfr\":\"on\",\"next_index\":1,"
+                        + "\"more\":true,\"dropped\":0,\"pauses\":[" + safepoint + "]}"},
+                "GET /pauses?since_index=1", new String[] {"200", "{\"observing\":true,\"jfr\":\"on\",\"next_index\":2,"
+                        + "\"more\":false,\"dropped\":0,\"pauses\":[" + sleeper + "]}"}));
+
+        AdminClient.PausePage pauses = AdminClient.of(base, null).pauses();
+
+        assertThat(pauses.observing()).isTrue();
+        assertThat(pauses.jfr()).isEqualTo("on");
+        assertThat(pauses.nextIndex()).isEqualTo(2);
+        assertThat(pauses.pauses()).extracting(ServerPause::index).containsExactly(0, 1);
+        ServerPause first = pauses.pauses().get(0);
+        assertThat(first.label()).isEqualTo("GenCollectFull SerialOld (System.gc())");
+        assertThat(first.timeToSafepointNanos()).isEqualTo(200L);
+        assertThat(first.json().toString()).isEqualTo(safepoint);
+        assertThat(pauses.pauses().get(1).timeToSafepointNanos()).isNull();
+        assertThat(pauses.pauses().get(1).onTesterClock(new ClockOffset(100, 0, 0, 1)))
+                .isEqualTo(new io.loadsmith.tester.align.PauseWindow(1, "sleeper", "attributed", 1000, 3000, null));
+    }
+
+    @Test
+    void an_agent_without_pauses_answers_404_with_its_status() throws Exception {
+        URI base = serve(Map.of());
+
+        assertThatThrownBy(() -> AdminClient.of(base, null).pauses())
+                .isInstanceOfSatisfying(AdminException.class, e -> assertThat(e.status()).isEqualTo(404))
+                .hasMessageContaining("GET /pauses answered 404");
+    }
+
+    @Test
     void the_stalls_of_a_run_are_fetched_page_by_page() throws Exception {
         URI base = serve(Map.of(
                 "GET /stalls?since_index=0&run_id=r-1", new String[] {"200", "{\"run_id\":\"r-1\",\"next_index\":2,"

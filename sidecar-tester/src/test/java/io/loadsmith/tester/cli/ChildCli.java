@@ -16,11 +16,7 @@ final class ChildCli {
 
     /** Starts {@code loadsmith args...} in {@code workDir} (null: this one) with LOADSMITH_DEBUG=1. */
     static Process start(Path console, Path workDir, String... args) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))
-                .replace(' ', File.pathSeparatorChar);
-        List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, Main.class.getName()));
-        command.addAll(List.of(args));
+        List<String> command = command(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(console.toFile());
         if (workDir != null) {
@@ -28,6 +24,16 @@ final class ChildCli {
         }
         builder.environment().put("LOADSMITH_DEBUG", "1"); // a failure prints its stack trace
         return builder.start();
+    }
+
+    /** The command line that runs {@code loadsmith args...} on the test's class path. */
+    static List<String> command(String... args) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))
+                .replace(' ', File.pathSeparatorChar);
+        List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, Main.class.getName()));
+        command.addAll(List.of(args));
+        return command;
     }
 
     /** Sends SIGINT (Ctrl-C) to {@code child}. */

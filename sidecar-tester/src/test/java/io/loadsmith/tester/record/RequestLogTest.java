@@ -67,6 +67,24 @@ class RequestLogTest {
     }
 
     @Test
+    void a_log_cut_in_the_middle_of_a_record_reads_its_whole_records_and_says_it_ends_early() throws IOException {
+        Path file = dir.resolve(RequestLog.FILE_NAME);
+        try (RequestLog.Writer log = RequestLog.create(file, 0)) {
+            log.append(new RequestRecord(1, 2, 3, 0, 0, 200, Outcome.OK));
+            log.append(new RequestRecord(4, 5, 6, 0, 0, 200, Outcome.OK));
+        }
+        Files.write(file, java.util.Arrays.copyOf(Files.readAllBytes(file),
+                RequestLog.HEADER_BYTES + RequestLog.RECORD_BYTES + 10));
+
+        try (RequestLog.Reader reader = RequestLog.read(file)) {
+            assertThat(reader.endsEarly()).isTrue();
+            assertThat(reader.recordCount()).isEqualTo(1);
+            assertThat(reader.next()).isEqualTo(new RequestRecord(1, 2, 3, 0, 0, 200, Outcome.OK));
+            assertThat(reader.hasNext()).isFalse();
+        }
+    }
+
+    @Test
     void a_version_1_log_reads_with_no_replica() throws IOException {
         Path file = dir.resolve("v1.bin");
         ByteBuffer bytes = ByteBuffer.allocate(RequestLog.HEADER_BYTES + 2 * 37);
@@ -83,5 +101,33 @@ class RequestLogTest {
 
         assertThat(read).containsExactly(new RequestRecord(10, 11, 12, 3, 1, 200, Outcome.OK, 0),
                 new RequestRecord(20, -1, -1, -1, 0, 0, Outcome.CANCELLED, 0));
+    }
+
+    @Test
+    void a_log_shorter_than_its_header_is_refused_saying_the_run_did_not_finish() throws IOException {
+        Path file = dir.resolve(RequestLog.FILE_NAME);
+        Files.write(file, new byte[10]);
+
+        assertThatThrownBy(() -> RequestLog.read(file)).isInstanceOf(java.io.EOFException.class)
+                .hasMessage(file + ": not a whole request log (10 bytes, its header alone is 32): the run that "
+                        + "wrote it did not finish");
+    }
+
+    @Test
+    void a_log_on_a_full_disk_fails_naming_the_file_and_is_removed() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(Path.of("/dev/full")), "no /dev/full here");
+        Path file = Files.createSymbolicLink(dir.resolve(RequestLog.FILE_NAME), Path.of("/dev/full"));
+        RequestLog.Writer log = RequestLog.create(file, 0);
+        RequestRecord r = new RequestRecord(1, 2, 3, 0, 0, 200, Outcome.OK);
+
+        assertThatThrownBy(() -> {
+            for (int i = 0; i < 10_000; i++) {
+                log.append(r);
+            }
+        }).isInstanceOf(java.io.UncheckedIOException.class)
+                .hasCauseInstanceOf(java.nio.file.FileSystemException.class)
+                .cause().hasMessage(file + ": No space left on device");
+        assertThatThrownBy(log::close).hasMessage(file + ": No space left on device");
+        assertThat(file).doesNotExist();
     }
 }

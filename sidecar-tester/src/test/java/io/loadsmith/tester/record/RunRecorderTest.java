@@ -178,4 +178,27 @@ class RunRecorderTest {
                     .isEqualTo(Histograms.create().highestEquivalentValue(2_501_000));
         }
     }
+
+    @Test
+    void an_interval_log_on_a_full_disk_fails_the_recording_naming_the_file_and_neither_file_is_left()
+            throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isWritable(Path.of("/dev/full")),
+                "no /dev/full here");
+        Path hlog = java.nio.file.Files.createSymbolicLink(dir.resolve(RunRecorder.HLOG_FILE_NAME), Path.of("/dev/full"));
+        RunRecorder recorder = new RunRecorder(dir, 0, 50 * MS, 0, step -> "s", false);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> {
+            for (int i = 0; i < 3_000; i++) {
+                long intended = i * MS;
+                recorder.expect(intended);
+                recorder.completed(intended, intended, intended, intended + 2 * MS, -1, 0, 200, Outcome.OK);
+                recorder.advance(intended + 2 * MS);
+            }
+        }).isInstanceOf(java.io.UncheckedIOException.class).hasMessageEndingWith(hlog + ": No space left on device");
+        org.assertj.core.api.Assertions.assertThatThrownBy(recorder::close)
+                .isInstanceOf(java.nio.file.FileSystemException.class)
+                .hasMessage(hlog + ": No space left on device");
+        assertThat(hlog).doesNotExist();
+        assertThat(dir.resolve(RequestLog.FILE_NAME)).doesNotExist();
+    }
 }

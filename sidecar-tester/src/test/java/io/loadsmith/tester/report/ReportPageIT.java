@@ -142,10 +142,15 @@ class ReportPageIT {
 
         long charts = open(report);
 
-        assertThat(charts).isEqualTo(6);
-        assertThat(js("return document.documentElement.getAttribute('data-charts-rendered')")).isEqualTo("6");
-        assertEveryChartDrawn(List.of("chart-aligned", "chart-aligned-scatter", "chart-spectrum",
+        assertThat(charts).isEqualTo(7);
+        assertThat(js("return document.documentElement.getAttribute('data-charts-rendered')")).isEqualTo("7");
+        assertEveryChartDrawn(List.of("chart-aligned", "chart-aligned-scatter", "chart-pause-aligned", "chart-spectrum",
                 "chart-timeline-0", "chart-timeline-1", "chart-timeline-2"));
+        assertThat(js("var c = echarts.getInstanceByDom(document.getElementById('chart-timeline-2'));"
+                + "return c.getOption().series.filter(function (s) { return s.markArea; }).map(function (s) {"
+                + " return s.name + ' ' + s.markArea.data.length + ' ' + s.markArea.data[0][0].name; })"))
+                .isEqualTo(List.of("injected stall 7 injected stall, 300 ms",
+                        "service pause 3 service pause, 84.0 ms: safepoint: GenCollectFull SerialOld (Diagnostic Command)"));
         assertThat(driver.findElement(By.cssSelector("#summary table")).getText()).contains("paced", "corrected", "187");
         assertThat(driver.findElement(By.id("warnings")).getText()).contains("tester was the bottleneck");
         assertThat((List<?>) js("return window.loadsmithErrors")).isEmpty();

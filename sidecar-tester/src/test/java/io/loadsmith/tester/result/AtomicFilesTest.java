@@ -36,14 +36,14 @@ class AtomicFilesTest {
     }
 
     @Test
-    void content_that_fails_leaves_the_old_file_and_no_temporary_file() throws IOException {
+    void content_that_fails_leaves_the_old_file_no_temporary_file_and_an_error_naming_the_file() throws IOException {
         Path file = dir.resolve("scenario.yaml");
         AtomicFiles.writeString(file, "old");
 
         assertThatThrownBy(() -> AtomicFiles.write(file, out -> {
             out.write("half".getBytes());
             throw new IOException("disk full");
-        })).hasMessage("disk full");
+        })).isInstanceOf(java.nio.file.FileSystemException.class).hasMessage(file + ": disk full");
 
         assertThat(Files.readString(file)).isEqualTo("old");
         assertThat(names()).containsExactly("scenario.yaml");

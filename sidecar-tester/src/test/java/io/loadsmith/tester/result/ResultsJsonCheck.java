@@ -1,5 +1,6 @@
 package io.loadsmith.tester.result;
 
+import io.loadsmith.tester.verify.VerifyCheck;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.AnnotatedElementContext;
@@ -19,7 +20,8 @@ import java.util.stream.Stream;
 /**
  * Checks every results.json that a test leaves in a {@code @TempDir} against the JSON Schema (strictly: no
  * undeclared field) and reads it with {@link ResultsReader}, after each test and before JUnit deletes the
- * folder; a problem fails the test. Registered for every test by src/test/resources/junit-platform.properties
+ * folder, and recomputes its figures from the raw files beside it ({@link VerifyCheck}: {@code loadsmith
+ * verify}); a problem fails the test. Registered for every test by src/test/resources/junit-platform.properties
  * (the default temp-dir factory, and extension auto-detection). Tests annotated
  * {@link InvalidResultsOnPurpose} are left alone.
  */
@@ -60,7 +62,11 @@ public final class ResultsJsonCheck implements TempDirFactory, AfterEachCallback
                 for (Path file : files.filter(f -> f.getFileName().toString().equals(ResultsWriter.FILE_NAME)).toList()) {
                     FileTime modified = Files.getLastModifiedTime(file);
                     if (!modified.equals(CHECKED.get(file))) {
-                        ResultsSchema.problems(file).forEach(p -> problems.add(file + ": " + p));
+                        List<String> found = new ArrayList<>(ResultsSchema.problems(file));
+                        if (found.isEmpty()) {
+                            found.addAll(VerifyCheck.problems(file));
+                        }
+                        found.forEach(p -> problems.add(file + ": " + p));
                         CHECKED.put(file, modified);
                     }
                 }

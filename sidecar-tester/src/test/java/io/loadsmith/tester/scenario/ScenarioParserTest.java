@@ -168,6 +168,15 @@ class ScenarioParserTest {
     }
 
     @Test
+    void the_tester_observes_its_own_pauses_unless_load_tester_pauses_is_off() {
+        assertThat(parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\n").tester().testerPauses()).isTrue();
+        assertThat(parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s, tester_pauses: on}\n").tester()
+                .testerPauses()).isTrue();
+        assertThat(parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s, tester_pauses: off}\n").tester()
+                .testerPauses()).isFalse();
+    }
+
+    @Test
     void stages_give_the_duration_and_max_concurrency_sizes_the_pool() {
         Scenario ramp = parse("""
                 target: {url: 'http://h'}
@@ -318,7 +327,8 @@ class ScenarioParserTest {
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{steps: [{request: 'GET /', check: {status: 700}}]}]\\n` | score.yaml:3: journeys[0].steps[0].check.status must be <= 599 (got 700)
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{steps: [{request: 'GET /', thnk: 1s}]}]\\n` | score.yaml:3: journeys[0].steps[0].thnk is not a known key (did you mean think?)
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nload: {rate: 2, duration: 1s}\\n` | score.yaml:3: load is given twice
-            `target: {url: 'http://h'}\\nload: [1, 2]\\n`                                     | score.yaml:2: load must be a mapping of model, arrivals, rate, stages, connections, pace, on_late, duration, warmup, max_concurrency, grace, seed (got a list)
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s, tester_pauses: offf}\\n` | score.yaml:2: load.tester_pauses must be one of on, off (got "offf"; did you mean off?)
+            `target: {url: 'http://h'}\\nload: [1, 2]\\n`                                     | score.yaml:2: load must be a mapping of model, arrivals, rate, stages, connections, pace, on_late, duration, warmup, max_concurrency, grace, seed, tester_pauses (got a list)
             `target: {url: 'http://h'\\n`                                                     | score.yaml:2: not valid YAML: expected ',' or '}', but got <stream end>
             `# nothing here\n`                                                              | score.yaml: is empty
             `~\n`                                                                            | score.yaml: is empty

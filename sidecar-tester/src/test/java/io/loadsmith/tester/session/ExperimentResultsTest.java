@@ -1,5 +1,9 @@
 package io.loadsmith.tester.session;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
@@ -122,6 +126,18 @@ class ExperimentResultsTest {
                 "pairs: [[open-200, closed-1]]", "windows: {arm: open-200, window: 1s}", ""));
     }
 
+    /** The windows as the agent would have served them, kept where {@code StalledRun} keeps them (same clock). */
+    private static void keepAgentStalls(Path runDir, String runId, List<StallWindow> windows) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode answer = json.createObjectNode().put("run_id", runId);
+        ArrayNode stalls = answer.putArray("stalls");
+        for (StallWindow w : windows) {
+            stalls.addObject().put("index", w.index()).put("run_id", runId).put("start_ns", w.startNanos())
+                    .put("end_ns", w.endNanos()).put("held", w.held()).put("kind", "block");
+        }
+        json.writeValue(runDir.resolve(StalledRun.AGENT_STALLS_FILE).toFile(), answer);
+    }
+
     /** One simulated run of the experiment, as {@code StalledRun} would report it. */
     private void run(String arm, int round, boolean stall, List<Integer> missing) throws IOException {
         StallPlan plan = StallPlan.seeded(new SeededPlanSpec(round, 500 * MS, 100 * MS, 200 * MS, 2 * S), StallKind.BLOCK);
@@ -151,6 +167,7 @@ class ExperimentResultsTest {
             RunAlignment alignment = StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows, 2 * S,
                     AlignedBins.forStall(100 * MS), 500, round);
             String warning = MissingStalls.warning(missing);
+            keepAgentStalls(runDir, "run-" + round, windows);
             outcome = new StalledRun.Outcome(warning == null ? result : result.withWarnings(List.of(warning)),
                     new ClockOffset(1500, 20000, 40000, 9),
                     new AdminClient.Armed("run-" + round, startNanos[0], 2 * S, plan.stalls()), List.of(), alignment, missing);

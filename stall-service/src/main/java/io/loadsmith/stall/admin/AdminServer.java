@@ -516,9 +516,17 @@ public final class AdminServer implements AutoCloseable {
             }
         }
 
-        /** How much of an oversized body is read and dropped before answering 413. */
-        private static final long DRAIN_LIMIT_BYTES = 1 << 20;
+        /**
+         * How much of an oversized body is read and dropped before answering 413 (the time it may take is
+         * bounded by {@link #EXCHANGE_LIMIT_MILLIS}).
+         */
+        private static final long DRAIN_LIMIT_BYTES = 64L << 20;
 
+        /**
+         * Reads the whole body. If the exchange is cut meanwhile (the client is too slow: see
+         * {@link AdminWorkers}), the cut answers 408, or 413 while an oversized body is being drained, and this
+         * ends in an IOException.
+         */
         private byte[] readBody(HttpExchange exchange) throws IOException, AdminError {
             int max = config.maxBodyBytes();
             String length = exchange.getRequestHeaders().getFirst("Content-Length");
@@ -530,22 +538,39 @@ public final class AdminServer implements AutoCloseable {
                     throw AdminError.badRequest("Content-Length: not a number (" + length + ")");
                 }
                 if (declared > max) {
-                    drainQuietly(exchange.getRequestBody());
-                    throw new AdminError(413, "body: " + declared + " bytes is over the limit of " + max + " bytes");
+                    throw drained(exchange, exchange.getRequestBody(),
+                            new AdminError(413, "body: " + declared + " bytes is over the limit of " + max + " bytes"));
                 }
             }
             InputStream in = exchange.getRequestBody();
             byte[] buffer = new byte[Math.min(max + 1, 8192)];
             ByteArrayOutputStream body = new ByteArrayOutputStream();
+            AdminWorkers.answerOnCut(() -> sendOnCut(exchange, 408, SLOW_BODY));
             int read;
             while ((read = in.read(buffer)) >= 0) {
                 body.write(buffer, 0, read);
                 if (body.size() > max) {
-                    drainQuietly(in);
-                    throw new AdminError(413, "body: over the limit of " + max + " bytes");
+                    throw drained(exchange, in, new AdminError(413, "body: over the limit of " + max + " bytes"));
                 }
             }
+            if (!AdminWorkers.withdrawAnswer()) {
+                throw new IOException("cut while the body arrived: the cut answered 408");
+            }
             return body.toByteArray();
+        }
+
+        private static final String SLOW_BODY = "body: not received in time (a request may take "
+                + EXCHANGE_LIMIT_MILLIS / 1000 + " s, " + CROWDED_LIMIT_MILLIS / 1000 + " s while other connections wait); "
+                + "the connection is closed";
+
+        /** Drains what is left of an oversized body and gives its 413, which a cut meanwhile answers in its place. */
+        private AdminError drained(HttpExchange exchange, InputStream in, AdminError error) throws IOException {
+            AdminWorkers.answerOnCut(() -> sendOnCut(exchange, error.status(), error.getMessage()));
+            drainQuietly(in);
+            if (!AdminWorkers.withdrawAnswer()) {
+                throw new IOException("cut while draining: the cut answered " + error.status());
+            }
+            return error;
         }
 
         /**
@@ -613,6 +638,10 @@ public final class AdminServer implements AutoCloseable {
         }
 
         private void sendJson(HttpExchange exchange, int status, Fields fields) throws IOException {
+            send(exchange, status, JSON_TYPE, jsonBytes(fields));
+        }
+
+        private byte[] jsonBytes(Fields fields) throws IOException {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
             try (JsonGenerator out = json.createGenerator(bytes)) {
                 out.writeStartObject();
@@ -620,7 +649,28 @@ public final class AdminServer implements AutoCloseable {
                 out.writeEndObject();
             }
             bytes.write('\n');
-            send(exchange, status, JSON_TYPE, bytes.toByteArray());
+            return bytes.toByteArray();
+        }
+
+        /**
+         * The error answer of a cut, written on the watchdog's answer thread while the worker is still blocked
+         * reading the request: written and flushed but not closed (closing would drain the request body, which
+         * the blocked worker is reading); the cut then closes the connection.
+         */
+        private void sendOnCut(HttpExchange exchange, int status, String message) {
+            try {
+                byte[] body = jsonBytes(out -> out.writeStringField("error", message));
+                Headers headers = exchange.getResponseHeaders();
+                headers.set("Content-Type", JSON_TYPE);
+                headers.set("Cache-Control", "no-store");
+                headers.set("Connection", "close");
+                exchange.sendResponseHeaders(status, body.length);
+                OutputStream out = exchange.getResponseBody();
+                out.write(body);
+                out.flush();
+            } catch (IOException | RuntimeException ignored) {
+                // the client went away
+            }
         }
 
         private void sendError(HttpExchange exchange, int status, String message) {

@@ -254,6 +254,7 @@ final class ArmRequests {
         for (int i = 0; i < fields.stalls.size(); i++) {
             double[] stall = fields.stalls.get(i);
             checkStall("stalls[" + i + "].duration_ms", stall[1]);
+            checkOffset(i, stall[0]);
             windows.add(new PlannedStall(i, Nanos.fromMillis(stall[0]), Nanos.fromMillis(stall[1])));
         }
         StallPlan plan = StallPlan.explicit(windows, kind);
@@ -263,6 +264,18 @@ final class ArmRequests {
                     + " ms (set by the service, not raisable through the API)");
         }
         return plan;
+    }
+
+    /**
+     * Refuses a stall that starts beyond the horizon cap before the plan adds its offset to its duration
+     * (an offset of 1e308 ms rounds to Long.MAX_VALUE nanoseconds, and the sum would wrap around).
+     */
+    private void checkOffset(int index, double offsetMs) throws AdminError {
+        long capNanos = config.maxHorizon().toNanos();
+        if (Nanos.fromMillis(offsetMs) > capNanos) {
+            throw AdminError.badRequest("stalls[" + index + "].offset_ms: " + offsetMs + " ms is over the cap max_horizon = "
+                    + millis(capNanos) + " ms (set by the service, not raisable through the API)");
+        }
     }
 
     private void checkStall(String field, double durationMs) throws AdminError {

@@ -24,7 +24,10 @@ import java.util.concurrent.locks.LockSupport;
  * has not delivered within {@value #UNDELIVERED_AFTER_SECONDS} s).</li>
  * </ul>
  * The sleeper thread also commits, every {@value #SYNC_INTERVAL_MILLIS} ms, the sync events that map JFR's
- * ticks to the clock.
+ * ticks to the clock. {@link #safepointsOnly} starts JFR without the sleeper: a thread
+ * ({@value #SYNC_THREAD}) then wakes every {@value #SYNC_INTERVAL_MILLIS} ms only to commit them, and nothing
+ * but safepoints is seen (not a stopped or starved process), with a hundredth of the sleeper's
+ * wake-ups.
  *
  * <p>The most recent {@code maxRecords} windows are kept; older ones are dropped and counted. The threads
  * are daemons; nothing here throws into the host once started: an error is logged once
@@ -41,6 +44,8 @@ public final class PauseObserver implements AutoCloseable {
     public static final long DEFAULT_SLEEPER_THRESHOLD_NANOS = 2_000_000;
     /** Name of the sleeper thread. */
     public static final String SLEEPER_THREAD = "loadsmith-pause-sleeper";
+    /** Name of the thread that commits the sync events when there is no sleeper ({@link #safepointsOnly}). */
+    public static final String SYNC_THREAD = "loadsmith-pause-sync";
 
     static final long SLEEP_NANOS = 1_000_000;
     static final int SYNC_INTERVAL_MILLIS = 100;
@@ -70,11 +75,11 @@ public final class PauseObserver implements AutoCloseable {
     private long openSinceNanos;
     private boolean noneOpen = true;
 
-    private PauseObserver(Clock clock, long sleeperThresholdNanos, int maxRecords) {
+    private PauseObserver(Clock clock, long sleeperThresholdNanos, int maxRecords, boolean withSleeper) {
         this.clock = clock;
         this.sleeperThresholdNanos = sleeperThresholdNanos;
         this.store = new PauseStore(maxRecords, PAGE_SIZE);
-        this.sleeper = new Thread(this::sleep, SLEEPER_THREAD);
+        this.sleeper = withSleeper ? new Thread(this::sleep, SLEEPER_THREAD) : new Thread(this::syncOnly, SYNC_THREAD);
         sleeper.setDaemon(true);
     }
 
@@ -98,8 +103,22 @@ public final class PauseObserver implements AutoCloseable {
         if (maxRecords < 1) {
             throw new IllegalArgumentException("maxRecords: must be >= 1 (got " + maxRecords + ")");
         }
-        PauseObserver observer = new PauseObserver(clock, sleeperThresholdNanos, maxRecords);
+        PauseObserver observer = new PauseObserver(clock, sleeperThresholdNanos, maxRecords, true);
         observer.jfrStatus = withJfr ? observer.startJfr() : "off";
+        observer.sleeper.start();
+        return observer;
+    }
+
+    /**
+     * Starts the JFR source alone, without the sleeper: safepoint windows only, for a process that wants
+     * them at the least cost (the tester observing itself). Its one thread besides JFR's
+     * ({@value #SYNC_THREAD}) wakes every {@value #SYNC_INTERVAL_MILLIS} ms to commit the sync events. Without
+     * JFR ({@link #jfrStatus()} is then {@code off: ...}) it observes nothing.
+     */
+    public static PauseObserver safepointsOnly(Clock clock) {
+        Objects.requireNonNull(clock, "clock");
+        PauseObserver observer = new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, false);
+        observer.jfrStatus = observer.startJfr();
         observer.sleeper.start();
         return observer;
     }
@@ -127,6 +146,21 @@ public final class PauseObserver implements AutoCloseable {
     /** The windows whose index is at least {@code sinceIndex}, by index, at most {@link #PAGE_SIZE}. */
     public PausePage pauses(long sinceIndex) {
         return store.page(sinceIndex);
+    }
+
+    /**
+     * True once every window that ends at or before {@code nanos} (this observer's clock) is in
+     * {@link #pauses}: JFR has delivered past that moment (no safepoint begun before it still waits for its
+     * end) and every sleeper window ending by then is labelled. Without JFR, windows are stored at once, so
+     * always true. JFR delivers about once a second, up to ~2 s late: poll this with a deadline.
+     */
+    public synchronized boolean finalisedUpTo(long nanos) {
+        if (jfr == null) {
+            return true;
+        }
+        boolean safepointsIn = delivered && nanos - deliveredUpToNanos <= 0 && (noneOpen || nanos - openSinceNanos < 0);
+        PauseWindow oldestPending = pendingSleeper.peekFirst();
+        return safepointsIn && (oldestPending == null || oldestPending.endNanos() - nanos > 0);
     }
 
     /** Totals since start. */
@@ -174,6 +208,17 @@ public final class PauseObserver implements AutoCloseable {
             }
         } catch (Throwable t) {
             logOnce("sleeper", "pause observer: the sleeper thread stopped", t);
+        }
+    }
+
+    private void syncOnly() {
+        try {
+            while (!closed) {
+                LockSupport.parkNanos(SYNC_INTERVAL_NANOS);
+                sync();
+            }
+        } catch (Throwable t) {
+            logOnce("sync", "pause observer: the sync thread stopped", t);
         }
     }
 

@@ -352,6 +352,7 @@ class AdminServerIT {
         "stall over the cap | {\"seed\": 7, \"mean_interval_ms\": 40000, \"duration_ms\": 10001, \"min_gap_ms\": 20000, \"horizon_ms\": 60000} | duration_ms: 10001.0 ms is over the cap max_stall = 10000 ms (set by the service, not raisable through the API)",
         "horizon over the cap | {\"seed\": 7, \"mean_interval_ms\": 4000, \"duration_ms\": 100, \"min_gap_ms\": 500, \"horizon_ms\": 3600001} | horizon_ms: 3600001.0 ms is over the cap max_horizon = 3600000 ms (set by the service, not raisable through the API)",
         "explicit horizon over the cap | {\"stalls\": [{\"offset_ms\": 3600000, \"duration_ms\": 1}]} | stalls: the last stall ends 3600001 ms after arming, over the cap max_horizon = 3600000 ms (set by the service, not raisable through the API)",
+        "an offset that would wrap around | {\"stalls\": [{\"offset_ms\": 1e308, \"duration_ms\": 5}]} | stalls[0].offset_ms: 1.0E308 ms is over the cap max_horizon = 3600000 ms (set by the service, not raisable through the API)",
         "share over the cap | {\"seed\": 7, \"mean_interval_ms\": 150, \"duration_ms\": 100, \"min_gap_ms\": 100, \"horizon_ms\": 60000} | duration_ms: the plan stalls 66.3 % of its horizon, over the cap max_stalled_share = 50.0 % (set by the service, not raisable through the API)",
         "explicit share over the cap | {\"stalls\": [{\"offset_ms\": 0, \"duration_ms\": 100}]} | stalls: the plan stalls 100.0 % of its horizon, over the cap max_stalled_share = 50.0 % (set by the service, not raisable through the API)",
     })

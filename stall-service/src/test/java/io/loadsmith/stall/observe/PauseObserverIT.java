@@ -3,6 +3,9 @@ package io.loadsmith.stall.observe;
 import io.loadsmith.stall.clock.Clock;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -40,5 +43,45 @@ class PauseObserverIT {
             assertThat(observer.pauses(0).pauses()).allMatch(w -> w.source() == PauseSource.SLEEPER
                     && w.label().equals(PauseWindow.UNATTRIBUTED));
         }
+    }
+
+    @Test
+    void safepoints_only_runs_no_sleeper_and_once_finalised_holds_a_bracketed_thread_dump() {
+        try (PauseObserver observer = PauseObserver.safepointsOnly(Clock.system())) {
+            assertThat(observer.jfrStatus()).isEqualTo("on");
+            assertThat(observerThreads()).extracting(Thread::getName)
+                    .containsExactlyInAnyOrder(PauseObserver.SYNC_THREAD, SafepointStream.THREAD_NAME);
+            ManagementFactory.getThreadMXBean().dumpAllThreads(false, false);
+            long beforeNanos = System.nanoTime();
+            ManagementFactory.getThreadMXBean().dumpAllThreads(false, false);
+            long afterNanos = System.nanoTime();
+
+            assertThat(observer.finalisedUpTo(afterNanos + 3_600_000_000_000L)).isFalse();
+            await().atMost(Duration.ofSeconds(30)).until(() -> observer.finalisedUpTo(afterNanos));
+            List<PauseWindow> windows = allWindows(observer);
+            assertThat(windows).allMatch(w -> w.source() == PauseSource.SAFEPOINT);
+            assertThat(windows).anyMatch(w -> w.label().startsWith("ThreadDump")
+                    && w.startNanos() >= beforeNanos && w.endNanos() <= afterNanos);
+        }
+    }
+
+    @Test
+    void without_jfr_every_window_is_final_at_once() {
+        try (PauseObserver observer = PauseObserver.start(Clock.system(), PauseObserver.DEFAULT_SLEEPER_THRESHOLD_NANOS, 10, false)) {
+            assertThat(observer.finalisedUpTo(System.nanoTime())).isTrue();
+        }
+    }
+
+    /** Every window an observer holds. */
+    private static List<PauseWindow> allWindows(PauseObserver observer) {
+        List<PauseWindow> all = new ArrayList<>();
+        PausePage page;
+        long since = 0;
+        do {
+            page = observer.pauses(since);
+            all.addAll(page.pauses());
+            since = page.nextIndex();
+        } while (page.more());
+        return all;
     }
 }

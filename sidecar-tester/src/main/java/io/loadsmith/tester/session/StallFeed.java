@@ -1,0 +1,180 @@
+package io.loadsmith.tester.session;
+
+import io.loadsmith.stall.plan.PlannedStall;
+import io.loadsmith.tester.agentclient.AdminClient;
+import io.loadsmith.tester.agentclient.AdminException;
+import io.loadsmith.tester.agentclient.ServerStall;
+import io.loadsmith.tester.align.MissingStalls;
+import io.loadsmith.tester.result.RunResult;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * The stalls of an armed run, fetched from the agent while the run goes on, so that the windows that ended
+ * are kept if the agent dies: once a second, on its own daemon thread (never the send loop), one
+ * {@code GET /stalls?run_id=&since_index=} from the index after the last window fetched (an empty page
+ * when nothing new ended). {@link #finish()} fetches once more after the run and says whether the agent
+ * still answered. A fetch that gets no answer (connection refused, timeout) is retried on the next tick;
+ * the agent is lost when the last one, {@link #finish()}'s, gets none. Each call is bounded by the admin
+ * client's timeouts (3 s to connect, 10 s a call). Times are on {@code clock} (the run's), in nanoseconds.
+ */
+final class StallFeed implements AutoCloseable {
+
+    static final long POLL_NANOS = 1_000_000_000L;
+    /** Pages fetched at most in one fetch (the agent pages by 10,000). */
+    private static final int MAX_PAGES = 1_000;
+
+    private final AdminClient admin;
+    private final String runId;
+    private final LongSupplier clock;
+    private final ScheduledExecutorService thread;
+    private final List<ServerStall> fetched = new ArrayList<>();
+    private long nextIndex;
+    private long lastAnsweredNanos = Long.MIN_VALUE;
+    private long unansweredSinceNanos = -1;
+    private AdminException failure;
+
+    private StallFeed(AdminClient admin, String runId, LongSupplier clock, ScheduledExecutorService thread) {
+        this.admin = admin;
+        this.runId = runId;
+        this.clock = clock;
+        this.thread = thread;
+    }
+
+    /** A feed fetched only by hand ({@link #fetch()}, {@link #finish()}): a run on a virtual clock, tests. */
+    static StallFeed byHand(AdminClient admin, String runId, LongSupplier clock) {
+        return new StallFeed(admin, runId, clock, null);
+    }
+
+    /** A feed that fetches once a second from now on its own thread; {@link #finish()} stops it. */
+    static StallFeed start(AdminClient admin, String runId, LongSupplier clock) {
+        StallFeed feed = new StallFeed(admin, runId, clock, Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "loadsmith-stall-feed");
+            t.setDaemon(true);
+            return t;
+        }));
+        feed.thread.scheduleWithFixedDelay(feed::fetch, POLL_NANOS, POLL_NANOS, TimeUnit.NANOSECONDS);
+        return feed;
+    }
+
+    /** One fetch of what ended since the last one; a failure is kept for {@link #finish()}. */
+    synchronized void fetch() {
+        long sentNanos = clock.getAsLong();
+        try {
+            for (int page = 0; page < MAX_PAGES; page++) {
+                AdminClient.StallPage answer = admin.stalls(runId, nextIndex);
+                fetched.addAll(answer.stalls());
+                boolean more = answer.more() && answer.nextIndex() > nextIndex;
+                nextIndex = Math.max(nextIndex, answer.nextIndex());
+                if (!more) {
+                    break;
+                }
+            }
+            lastAnsweredNanos = sentNanos;
+            unansweredSinceNanos = -1;
+            failure = null;
+        } catch (AdminException e) {
+            if (e.status() == 0 && unansweredSinceNanos < 0) {
+                unansweredSinceNanos = sentNanos;
+            }
+            failure = e;
+        }
+    }
+
+    /**
+     * What the feed got by the end of the run.
+     *
+     * @param stalls                the windows fetched, in index order
+     * @param lastAnsweredNanos     when the last answered fetch was sent ({@code Long.MIN_VALUE}: none was)
+     * @param unansweredSinceNanos  when the first of the last unanswered fetches was sent; -1 when the last
+     *                              fetch was answered
+     * @param failure               why the last fetch failed; null when it was answered
+     */
+    record Fetched(List<ServerStall> stalls, long lastAnsweredNanos, long unansweredSinceNanos,
+                   AdminException failure) {
+
+        Fetched {
+            stalls = List.copyOf(stalls);
+        }
+
+        /** True when the agent did not answer the last fetch: its later windows are unknown. */
+        boolean lost() {
+            return unansweredSinceNanos >= 0;
+        }
+
+        /**
+         * The end of the span in which the agent's answers confirm what happened: {@code countEndNanos}
+         * when the agent answered to the end, else one poll interval before its last answer (a window is
+         * listed once it has ended, and a stall may start a little late).
+         */
+        long confirmedUntilNanos(long countEndNanos) {
+            if (!lost()) {
+                return countEndNanos;
+            }
+            return lastAnsweredNanos == Long.MIN_VALUE ? Long.MIN_VALUE
+                    : Math.min(countEndNanos, lastAnsweredNanos - POLL_NANOS);
+        }
+    }
+
+    /**
+     * Stops the periodic fetch, fetches once more and returns everything fetched.
+     *
+     * @throws AdminException when the agent answered the last fetch with an error (a refused token, a
+     *                        malformed call): that is not a lost agent
+     */
+    Fetched finish() throws AdminException {
+        close();
+        synchronized (this) {
+            fetch();
+            if (failure != null && unansweredSinceNanos < 0) {
+                throw failure;
+            }
+            return new Fetched(fetched, lastAnsweredNanos, unansweredSinceNanos, failure);
+        }
+    }
+
+    /** Stops the periodic fetch (a fetch in progress completes); idempotent. */
+    @Override
+    public void close() {
+        if (thread != null) {
+            thread.shutdown();
+        }
+    }
+
+    /**
+     * {@code result} with what a lost agent left unknown: {@code agent_lost} and a warning. The planned stalls
+     * inside the counted span that were not fetched are missing when the agent answered after they were due
+     * ({@code missing}, computed by the caller up to {@link Fetched#confirmedUntilNanos}), and unconfirmed
+     * when they were due later.
+     *
+     * @param armedAtTesterNanos the moment of arming, on the tester's clock
+     * @param countStartNanos    the counted start, on the tester's clock
+     * @param countEndNanos      the end of the counted span, on the tester's clock
+     */
+    static RunResult withAgentLost(RunResult result, Fetched fetched, List<PlannedStall> planned,
+                                   long armedAtTesterNanos, long countStartNanos, long countEndNanos,
+                                   List<Integer> missing) {
+        Set<Integer> known = new HashSet<>(missing);
+        fetched.stalls().forEach(stall -> known.add(stall.index()));
+        List<Integer> unconfirmed = MissingStalls.missing(planned, armedAtTesterNanos, countEndNanos, known);
+        double atMs = (fetched.unansweredSinceNanos() - countStartNanos) / 1e6;
+        String error = fetched.failure() == null ? "no answer" : fetched.failure().getMessage();
+        return result.withAgentLost(new RunResult.AgentLost(atMs, unconfirmed, error))
+                .withWarnings(List.of(warning(atMs, fetched.stalls().size(), unconfirmed)));
+    }
+
+    /** The run's warning (and the console's line) for an agent that stopped answering. */
+    static String warning(double atMs, int windowsFetched, List<Integer> unconfirmed) {
+        return String.format(Locale.ROOT, "the agent stopped answering %.1f s into the run: the %d stall window(s) "
+                + "fetched before are kept and aligned; %d planned stall(s) inside the counted span could not be "
+                + "confirmed (indices %s): they may or may not have happened", atMs / 1e3, windowsFetched,
+                unconfirmed.size(), unconfirmed);
+    }
+}
