@@ -26,6 +26,7 @@ final class AdminLink {
     /** Starts the admin API and returns its base URL ({@code http://127.0.0.1:7070}). */
     static String start(AgentOptions options, String token, MatchRegistry registry) throws IOException {
         PauseObserver pauses = options.observe() ? PauseObserver.start(Clock.system()) : null;
+        String replica = options.replica();
         AdminConfig config = AdminConfig.builder()
                 .pauses(pauses)
                 .host(options.adminHost())
@@ -36,6 +37,8 @@ final class AdminLink {
                     Map<String, Object> details = new LinkedHashMap<>();
                     details.put("agent", "loadsmith-agent");
                     details.putAll(registry.healthDetails());
+                    details.put("replica", replica);
+                    details.put("trace_header", options.traceHeader() ? "on" : "off");
                     return details;
                 })
                 .armRefusal(() -> {

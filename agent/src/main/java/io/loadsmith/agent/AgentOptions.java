@@ -32,6 +32,9 @@ public final class AgentOptions {
     static final String DEFAULT_HOST = "127.0.0.1";
     static final int DEFAULT_PORT = 7070;
 
+    /** What a {@code replica=} name may hold: it goes into a header value, before its first {@code ;}. */
+    static final String REPLICA_PATTERN = "[A-Za-z0-9._:-]+";
+
     /** Log thresholds of the {@code log=} option, quietest first. */
     public enum LogLevel { OFF, ERROR, WARNING, INFO, DEBUG }
 
@@ -45,10 +48,12 @@ public final class AgentOptions {
     private final List<MethodRef> methods;
     private final LogLevel logLevel;
     private final boolean observe;
+    private final boolean traceHeader;
+    private final String replica;
 
     private AgentOptions(String adminHost, int adminPort, String token, Path tokenFile, boolean randomToken,
                          boolean autoTargets, Set<String> targets, List<MethodRef> methods, LogLevel logLevel,
-                         boolean observe) {
+                         boolean observe, boolean traceHeader, String replica) {
         this.adminHost = adminHost;
         this.adminPort = adminPort;
         this.token = token;
@@ -59,6 +64,8 @@ public final class AgentOptions {
         this.methods = List.copyOf(methods);
         this.logLevel = logLevel;
         this.observe = observe;
+        this.traceHeader = traceHeader;
+        this.replica = replica;
     }
 
     /** A class and a method name the user asked to gate ({@code method=com.acme.Foo#bar}). */
@@ -80,6 +87,8 @@ public final class AgentOptions {
         List<MethodRef> methods = new ArrayList<>();
         LogLevel level = LogLevel.INFO;
         boolean observe = true;
+        boolean traceHeader = false;
+        String replica = null;
         String listKey = null;
         if (text != null && !text.isBlank()) {
             for (String part : text.split(",")) {
@@ -94,7 +103,7 @@ public final class AgentOptions {
                         continue;
                     }
                     throw new IllegalArgumentException("option \"" + item + "\": expected key=value (options: "
-                            + "admin, token, token-file, targets, method, log)");
+                            + "admin, token, token-file, targets, method, log, observe, trace-header, replica)");
                 }
                 String key = item.substring(0, eq).strip().toLowerCase(Locale.ROOT);
                 String value = item.substring(eq + 1).strip();
@@ -148,7 +157,18 @@ public final class AgentOptions {
                         case "off" -> false;
                         default -> throw new IllegalArgumentException("option observe: expected on or off (got \"" + value + "\")");
                     };
-                    default -> throw new IllegalArgumentException("unknown option \"" + key + "\" (options: admin, token, token-file, targets, method, log, observe)");
+                    case "trace-header" -> traceHeader = switch (value.toLowerCase(Locale.ROOT)) {
+                        case "on" -> true;
+                        case "off" -> false;
+                        default -> throw new IllegalArgumentException("option trace-header: expected on or off (got \"" + value + "\")");
+                    };
+                    case "replica" -> {
+                        if (!value.matches(REPLICA_PATTERN)) {
+                            throw new IllegalArgumentException("option replica: expected a name of letters, digits, '.', '_', ':' and '-' (got \"" + value + "\")");
+                        }
+                        replica = value;
+                    }
+                    default -> throw new IllegalArgumentException("unknown option \"" + key + "\" (options: admin, token, token-file, targets, method, log, observe, trace-header, replica)");
                 }
             }
         }
@@ -169,7 +189,8 @@ public final class AgentOptions {
             throw new IllegalArgumentException("option admin: " + host + " is not a loopback address; "
                     + "binding the admin API elsewhere needs a token (token=, token-file= or token=random)");
         }
-        return new AgentOptions(host, port, random ? null : token, tokenFile, random, auto, targets, methods, level, observe);
+        return new AgentOptions(host, port, random ? null : token, tokenFile, random, auto, targets, methods, level, observe,
+                traceHeader, replica);
     }
 
     private static boolean addTargets(String value, Set<String> targets, boolean auto) {
@@ -245,6 +266,29 @@ public final class AgentOptions {
 
     /** True (the default, {@code observe=on}) when the agent observes real pauses and serves them at {@code GET /pauses}. */
     public boolean observe() { return observe; }
+
+    /** True ({@code trace-header=on}; off by default) when gated responses carry the {@code Loadsmith-Replica} header. */
+    public boolean traceHeader() { return traceHeader; }
+
+    /**
+     * This replica's id ({@code replica=NAME}); by default the host's name and the process id,
+     * {@code HOST-PID} (the host name from {@code HOSTNAME}, which a Kubernetes pod sets to its name, else
+     * the JDK's local host name), with any character outside {@value #REPLICA_PATTERN} made {@code _}.
+     */
+    public String replica() {
+        if (replica != null) {
+            return replica;
+        }
+        String host = System.getenv("HOSTNAME");
+        if (host == null || host.isBlank()) {
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException e) {
+                host = "localhost";
+            }
+        }
+        return (host.strip() + "-" + ProcessHandle.current().pid()).replaceAll("[^A-Za-z0-9._:-]", "_");
+    }
 
     /** True when target {@code name} is switched on by these options. */
     public boolean enables(String name) {

@@ -3,6 +3,7 @@ package io.loadsmith.agent;
 import io.loadsmith.agent.target.Target;
 import io.loadsmith.agent.target.Targets;
 import io.loadsmith.stall.admin.TokenFile;
+import io.loadsmith.stall.gate.ReplicaHeader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -98,7 +99,8 @@ final class AgentRuntime {
             List<Target> targets = Targets.enabled(options);
             MatchRegistry registry = new MatchRegistry(targets, () -> JdkHttpServers.serviceRunsOne(AGENT_THREADS));
             long tGate = System.nanoTime();
-            NameFilter filter = Instrumenter.install(instrumentation, targets, registry, gateClass);
+            ReplicaHeader.replica(options.replica());
+            NameFilter filter = Instrumenter.install(instrumentation, targets, registry, gateClass, options.traceHeader());
             long t1 = System.nanoTime();
             String address;
             try {

@@ -2,6 +2,8 @@ package io.loadsmith.agent;
 
 import io.loadsmith.agent.target.Gate;
 import io.loadsmith.agent.target.GateOnEnter;
+import io.loadsmith.agent.target.GateOnEnterTraced0;
+import io.loadsmith.agent.target.GateOnEnterTraced1;
 import io.loadsmith.agent.target.GateOnExit;
 import io.loadsmith.agent.target.Target;
 import java.lang.instrument.Instrumentation;
@@ -50,6 +52,16 @@ final class Instrumenter {
      * longer.
      */
     static NameFilter install(Instrumentation instrumentation, List<Target> targets, MatchRegistry registry, Class<?> gateClass) {
+        return install(instrumentation, targets, registry, gateClass, false);
+    }
+
+    /**
+     * {@link #install(Instrumentation, List, MatchRegistry, Class)}; with {@code traceHeader} the entry gates
+     * that see the response ({@link Gate#responseArgument()}) also put the {@code Loadsmith-Replica} header
+     * on it ({@link GateOnEnterTraced0}, {@link GateOnEnterTraced1}); the others stay as they are.
+     */
+    static NameFilter install(Instrumentation instrumentation, List<Target> targets, MatchRegistry registry,
+                              Class<?> gateClass, boolean traceHeader) {
         long t0 = System.nanoTime();
         Map<String, List<Target>> byType = new LinkedHashMap<>();
         for (Target target : targets) {
@@ -87,7 +99,7 @@ final class Instrumenter {
                         continue;
                     }
                     if (gate.onEnter()) {
-                        advice = advice.advice(gate.methods(), GateOnEnter.class.getName());
+                        advice = advice.advice(gate.methods(), enterAdvice(gate, traceHeader));
                     }
                     if (gate.onExit()) {
                         advice = advice.advice(gate.methods(), GateOnExit.class.getName());
@@ -110,6 +122,14 @@ final class Instrumenter {
         AgentLog.debug("instrumentation: Byte Buddy transformer built " + (t1 - t0) / 1_000_000 + " ms, loaded targets retransformed "
                 + (t2 - t1) / 1_000_000 + " ms");
         return filter;
+    }
+
+    /** The advice at the entry of {@code gate}'s methods. */
+    static String enterAdvice(Gate gate, boolean traceHeader) {
+        if (!traceHeader || gate.responseArgument() == Gate.NO_RESPONSE) {
+            return GateOnEnter.class.getName();
+        }
+        return gate.responseArgument() == 0 ? GateOnEnterTraced0.class.getName() : GateOnEnterTraced1.class.getName();
     }
 
     /**

@@ -35,6 +35,24 @@ class AgentOptionsTest {
     }
 
     @Test
+    void trace_header_is_off_unless_switched_on() {
+        assertThat(AgentOptions.parse(null).traceHeader()).isFalse();
+        assertThat(AgentOptions.parse("trace-header=on").traceHeader()).isTrue();
+        assertThat(AgentOptions.parse("trace-header=OFF").traceHeader()).isFalse();
+        assertThatThrownBy(() -> AgentOptions.parse("trace-header=yes"))
+                .hasMessage("option trace-header: expected on or off (got \"yes\")");
+    }
+
+    @Test
+    void replica_names_the_replica_or_defaults_to_host_and_pid() {
+        assertThat(AgentOptions.parse("replica=scored-0").replica()).isEqualTo("scored-0");
+        assertThat(AgentOptions.parse(null).replica()).endsWith("-" + ProcessHandle.current().pid())
+                .matches("[A-Za-z0-9._:-]+");
+        assertThatThrownBy(() -> AgentOptions.parse("replica=a;b"))
+                .hasMessage("option replica: expected a name of letters, digits, '.', '_', ':' and '-' (got \"a;b\")");
+    }
+
+    @Test
     void admin_takes_host_and_port() {
         AgentOptions options = AgentOptions.parse("admin=localhost:0");
 
@@ -113,7 +131,7 @@ class AgentOptionsTest {
         assertThatThrownBy(() -> AgentOptions.parse("log=loud"))
                 .hasMessage("option log: expected off, error, warning, info or debug (got \"loud\")");
         assertThatThrownBy(() -> AgentOptions.parse("colour=red"))
-                .hasMessage("unknown option \"colour\" (options: admin, token, token-file, targets, method, log, observe)");
+                .hasMessage("unknown option \"colour\" (options: admin, token, token-file, targets, method, log, observe, trace-header, replica)");
         assertThatThrownBy(() -> AgentOptions.parse("token=a,token-file=/tmp/t"))
                 .hasMessage("options token and token-file: give one of them (or token=random,token-file=PATH)");
     }

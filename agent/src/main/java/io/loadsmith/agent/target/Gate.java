@@ -13,18 +13,29 @@ import net.bytebuddy.matcher.ElementMatcher;
  * @param onEnter gate before the method body runs
  * @param onExit gate after it returns or throws
  * @param requestPath true where a request passes (entry or response); every gate is, today
+ * @param responseArgument the argument (0 or 1) of the matching methods that carries the response, so
+ *                         that {@code trace-header=on} can put the {@code Loadsmith-Replica} header on it
+ *                         at the entry gate; {@link #NO_RESPONSE} where none does
  */
 public record Gate(String typeName, ElementMatcher<? super MethodDescription> methods, String methodLabel,
-                   boolean onEnter, boolean onExit, boolean requestPath) {
+                   boolean onEnter, boolean onExit, boolean requestPath, int responseArgument) {
+
+    /** The {@link #responseArgument} of a gate whose methods see no response. */
+    public static final int NO_RESPONSE = -1;
 
     /** A gate at the start of the matching methods. */
     public static Gate enter(String typeName, ElementMatcher<? super MethodDescription> methods, String methodLabel) {
-        return new Gate(typeName, methods, methodLabel, true, false, true);
+        return new Gate(typeName, methods, methodLabel, true, false, true, NO_RESPONSE);
     }
 
     /** A gate at the start and at the end of the matching methods. */
     public static Gate around(String typeName, ElementMatcher<? super MethodDescription> methods, String methodLabel) {
-        return new Gate(typeName, methods, methodLabel, true, true, true);
+        return new Gate(typeName, methods, methodLabel, true, true, true, NO_RESPONSE);
+    }
+
+    /** This gate, its methods' argument {@code index} carrying the response (or what leads to it). */
+    public Gate withResponseArgument(int index) {
+        return new Gate(typeName, methods, methodLabel, onEnter, onExit, requestPath, index);
     }
 
     /** How {@code /health} shows this gate: {@code a.b.C#method (entry)}. */

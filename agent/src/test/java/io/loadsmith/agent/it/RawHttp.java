@@ -19,9 +19,20 @@ final class RawHttp {
     private RawHttp() {
     }
 
-    record Timed(int status, String body, long sentNanos, long endNanos) {
+    record Timed(int status, String body, long sentNanos, long endNanos, String head) {
         long latencyMillis() {
             return (endNanos - sentNanos) / 1_000_000;
+        }
+
+        /** The value of response header {@code name} (any case), or null. */
+        String header(String name) {
+            for (String line : head.split("\r\n")) {
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).strip().equalsIgnoreCase(name)) {
+                    return line.substring(colon + 1).strip();
+                }
+            }
+            return null;
         }
     }
 
@@ -73,7 +84,7 @@ final class RawHttp {
                 body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
             long end = System.nanoTime();
-            return new Timed(status, body, sent, end);
+            return new Timed(status, body, sent, end, head);
         }
 
         private static String readHead(InputStream in) throws IOException {

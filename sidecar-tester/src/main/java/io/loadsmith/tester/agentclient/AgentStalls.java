@@ -3,6 +3,8 @@ package io.loadsmith.tester.agentclient;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
 
+import java.util.List;
+
 /**
  * An agent to arm at the start of each counted run, and the seeded plan to arm it with. The horizon is
  * the counted run's length, so every planned stall ends inside it.
@@ -13,9 +15,26 @@ import io.loadsmith.stall.plan.StallKind;
  * @param durationNanos     length of every stall
  * @param minGapNanos       shortest start-to-start gap
  * @param kind              block or spin
+ * @param replicas          every agent to arm, {@code admin} first (one per replica of the service; see
+ *                          {@link Replicas})
  */
 public record AgentStalls(AdminClient admin, long seed, long meanIntervalNanos, long durationNanos, long minGapNanos,
-                          StallKind kind) {
+                          StallKind kind, List<AdminClient> replicas) {
+
+    public AgentStalls {
+        replicas = replicas == null || replicas.isEmpty() ? List.of(admin) : List.copyOf(replicas);
+    }
+
+    /** One agent. */
+    public AgentStalls(AdminClient admin, long seed, long meanIntervalNanos, long durationNanos, long minGapNanos,
+                       StallKind kind) {
+        this(admin, seed, meanIntervalNanos, durationNanos, minGapNanos, kind, List.of(admin));
+    }
+
+    /** True when there is more than one agent to arm. */
+    public boolean replicated() {
+        return replicas.size() > 1;
+    }
 
     /** The plan's inputs for a counted run of {@code horizonNanos}. */
     public SeededPlanSpec spec(long horizonNanos) {

@@ -20,4 +20,9 @@ public record ServerStall(int index, long plannedStartNanos, long startNanos, lo
     public StallWindow onTesterClock(ClockOffset offset) {
         return new StallWindow(index, offset.toTesterNanos(startNanos), offset.toTesterNanos(endNanos), held);
     }
+
+    /** The window on the tester's clock, as one of {@code replica}'s ({@link StallWindow#replica()}). */
+    public StallWindow onTesterClock(ClockOffset offset, int replica) {
+        return new StallWindow(index, offset.toTesterNanos(startNanos), offset.toTesterNanos(endNanos), held, replica);
+    }
 }

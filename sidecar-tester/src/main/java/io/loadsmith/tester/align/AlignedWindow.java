@@ -19,4 +19,12 @@ public interface AlignedWindow {
     default long durationNanos() {
         return endNanos() - startNanos();
     }
+
+    /**
+     * Whether a request served by replica {@code servedBy} ({@link StallWindow#NO_REPLICA}: it does not say)
+     * counts for this window; a window of no particular replica counts every request.
+     */
+    default boolean counts(int servedBy) {
+        return true;
+    }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Lines up one run's requests with the stall windows it met, in one pass over its request log: the counts
@@ -44,7 +45,7 @@ public final class StallAlignment {
     }
 
     /**
-     * Counts one request.
+     * Counts one request that does not say which replica served it (it counts against every window).
      *
      * @param intendedNanos its intended send
      * @param sentNanos     its actual send, or -1 if it was never sent
@@ -55,12 +56,32 @@ public final class StallAlignment {
     }
 
     /**
+     * Counts one request served by replica {@code servedBy}: it counts only for that replica's windows (and
+     * for windows of no replica); {@link StallWindow#NO_REPLICA} counts against every window.
+     */
+    public void add(long intendedNanos, long sentNanos, long endNanos, int servedBy) {
+        windows.add(intendedNanos, sentNanos, endNanos, servedBy);
+    }
+
+    /**
      * Aligns a run's per-request log ({@code requests.bin}): its counted span starts at the log's run start
      * and lasts {@code durationNanos}.
      */
     public static RunAlignment alignLog(Path requestLog, List<StallWindow> windows, long durationNanos,
                                         AlignedBins bins, int scatterCap, long scatterSeed) throws IOException {
         return of(WindowAlignment.alignLog(requestLog, windows, durationNanos, bins, scatterCap, scatterSeed));
+    }
+
+    /**
+     * {@link #alignLog(Path, List, long, AlignedBins, int, long)} with each request counted for the windows
+     * of the replica that served it: {@code replicaOf} maps a record's served by to a window's
+     * {@link StallWindow#replica()} ({@link StallWindow#NO_REPLICA}: every window).
+     */
+    public static RunAlignment alignLog(Path requestLog, List<StallWindow> windows, long durationNanos,
+                                        AlignedBins bins, int scatterCap, long scatterSeed, IntUnaryOperator replicaOf)
+            throws IOException {
+        return of(WindowAlignment.alignLog(requestLog, windows, durationNanos, bins, scatterCap, scatterSeed,
+                replicaOf));
     }
 
     /** The result; call once, after the last {@link #add}. */
@@ -73,7 +94,8 @@ public final class StallAlignment {
         for (WindowAlignment.WindowCount<StallWindow> c : counted.windows()) {
             StallWindow stall = c.window();
             counts.add(new StallCount(stall.index(), stall.startNanos(), stall.endNanos(), stall.held(),
-                    c.sentDuring(), c.intendedDuring(), c.inFlightAtStart(), c.overlapping(), c.met()));
+                    c.sentDuring(), c.intendedDuring(), c.inFlightAtStart(), c.overlapping(), c.met(),
+                    stall.replica()));
         }
         double share = counted.overlappingShare();
         StallSummary summary = new StallSummary(counted.windowsMet(), counted.sentDuringTotal(), share,

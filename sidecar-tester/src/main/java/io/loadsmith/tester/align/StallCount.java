@@ -12,7 +12,15 @@ package io.loadsmith.tester.align;
  * @param inFlightAtStart requests sent before the start and not yet ended at it
  * @param overlapping     requests whose lifetime, from intended send to end, overlaps the window
  * @param met             whether the whole window lies inside the counted span of the run
+ * @param replica         the replica whose agent recorded it ({@link StallWindow#replica()})
  */
 public record StallCount(int index, long startNanos, long endNanos, long held, long sentDuring,
-                         long intendedDuring, long inFlightAtStart, long overlapping, boolean met) {
+                         long intendedDuring, long inFlightAtStart, long overlapping, boolean met, int replica) {
+
+    /** A stall of the run's one agent. */
+    public StallCount(int index, long startNanos, long endNanos, long held, long sentDuring, long intendedDuring,
+                      long inFlightAtStart, long overlapping, boolean met) {
+        this(index, startNanos, endNanos, held, sentDuring, intendedDuring, inFlightAtStart, overlapping, met,
+                StallWindow.NO_REPLICA);
+    }
 }

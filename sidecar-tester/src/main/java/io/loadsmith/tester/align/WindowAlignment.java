@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Lines up one run's requests with windows of time (injected stalls, observed pauses), in one pass over its
@@ -20,7 +21,9 @@ import java.util.SplittableRandom;
  * window. Requests intended before the counted span (a warm-up) are ignored. Each bin is averaged over the
  * windows met whose bin lies inside the counted span (a window 50 ms after the start has no bins before
  * -50 ms: they do not count as zero sends). Windows may overlap one another (a sleeper window and the
- * safepoint inside it): a request is then counted for each.
+ * safepoint inside it): a request is then counted for each. A request that names the replica that served
+ * it counts only for the windows that {@link AlignedWindow#counts(int) count} it (a stall of another replica
+ * does not).
  *
  * <p>Definitions, per window {@code [start, end)}: sent during = {@code start <= sent < end}; intended
  * during = {@code start <= intended < end}; in flight at start = {@code sent < start < end-of-request};
@@ -104,24 +107,35 @@ public final class WindowAlignment<W extends AlignedWindow> {
      * @param endNanos      its end, or -1 if it never ended
      */
     public void add(long intendedNanos, long sentNanos, long endNanos) {
+        add(intendedNanos, sentNanos, endNanos, StallWindow.NO_REPLICA);
+    }
+
+    /**
+     * Counts one request served by replica {@code servedBy}, only for the windows that count it
+     * ({@link AlignedWindow#counts(int)}); {@link StallWindow#NO_REPLICA} counts for every window.
+     */
+    public void add(long intendedNanos, long sentNanos, long endNanos, int servedBy) {
         if (finished) {
             throw new IllegalStateException("finish() was already called");
         }
         if (intendedNanos < countStartNanos) {
             return;
         }
-        countContaining(intendedNanos, intendedDuring);
+        countContaining(intendedNanos, servedBy, intendedDuring);
         if (sentNanos < 0) {
             return;
         }
         sentRequests++;
-        countContaining(sentNanos, sentDuring);
+        countContaining(sentNanos, servedBy, sentDuring);
         long beginNanos = Math.min(intendedNanos, sentNanos);
         long lastNanos = endNanos < 0 ? Long.MAX_VALUE : endNanos;
         boolean overlapsMet = false;
         for (int k = firstStartingAfter(beginNanos - longestNanos); k < windows.size()
                 && windows.get(k).startNanos() < lastNanos; k++) {
             W window = windows.get(k);
+            if (!window.counts(servedBy)) {
+                continue;
+            }
             if (window.endNanos() > beginNanos) {
                 overlapping[k]++;
                 overlapsMet |= met[k];
@@ -133,15 +147,15 @@ public final class WindowAlignment<W extends AlignedWindow> {
         if (overlapsMet) {
             overlappingRequests++;
         }
-        addToBins(intendedNanos, sentNanos, endNanos);
+        addToBins(intendedNanos, sentNanos, endNanos, servedBy);
     }
 
-    private void addToBins(long intendedNanos, long sentNanos, long endNanos) {
+    private void addToBins(long intendedNanos, long sentNanos, long endNanos, int servedBy) {
         // windows whose bins hold this send: fromNanos <= sent - start < toNanos
         int drawnAgainst = -1;
         for (int k = firstStartingAfter(sentNanos - bins.toNanos()); k < windows.size()
                 && windows.get(k).startNanos() <= sentNanos - bins.fromNanos(); k++) {
-            if (!met[k]) {
+            if (!met[k] || !windows.get(k).counts(servedBy)) {
                 continue;
             }
             int bin = bins.binOf(sentNanos - windows.get(k).startNanos());
@@ -167,11 +181,14 @@ public final class WindowAlignment<W extends AlignedWindow> {
         }
     }
 
-    /** Adds one to {@code counts} of every window with {@code start <= nanos < end}. */
-    private void countContaining(long nanos, long[] counts) {
+    /**
+     * Adds one to {@code counts} of every window with {@code start <= nanos < end} that counts a request
+     * served by {@code servedBy}.
+     */
+    private void countContaining(long nanos, int servedBy, long[] counts) {
         for (int k = firstStartingAfter(nanos - longestNanos); k < windows.size()
                 && windows.get(k).startNanos() <= nanos; k++) {
-            if (nanos < windows.get(k).endNanos()) {
+            if (nanos < windows.get(k).endNanos() && windows.get(k).counts(servedBy)) {
                 counts[k]++;
             }
         }
@@ -199,13 +216,25 @@ public final class WindowAlignment<W extends AlignedWindow> {
     public static <W extends AlignedWindow> Counted<W> alignLog(Path requestLog, List<W> windows, long durationNanos,
                                                               AlignedBins bins, int scatterCap, long scatterSeed)
             throws IOException {
+        return alignLog(requestLog, windows, durationNanos, bins, scatterCap, scatterSeed,
+                servedBy -> StallWindow.NO_REPLICA);
+    }
+
+    /**
+     * {@link #alignLog(Path, List, long, AlignedBins, int, long)} with each request counted only for the
+     * windows that count the replica that served it: {@code replicaOf} maps a record's served by to a
+     * replica ({@link StallWindow#NO_REPLICA}: every window).
+     */
+    public static <W extends AlignedWindow> Counted<W> alignLog(Path requestLog, List<W> windows, long durationNanos,
+                                                              AlignedBins bins, int scatterCap, long scatterSeed,
+                                                              IntUnaryOperator replicaOf) throws IOException {
         try (RequestLog.Reader records = RequestLog.read(requestLog)) {
             long startNanos = records.runStartNanos();
             WindowAlignment<W> alignment = new WindowAlignment<>(windows, startNanos, startNanos + durationNanos, bins,
                     scatterCap, scatterSeed);
             while (records.hasNext()) {
                 RequestRecord r = records.next();
-                alignment.add(r.intendedNanos(), r.sentNanos(), r.endNanos());
+                alignment.add(r.intendedNanos(), r.sentNanos(), r.endNanos(), replicaOf.applyAsInt(r.servedBy()));
             }
             return alignment.finish();
         }

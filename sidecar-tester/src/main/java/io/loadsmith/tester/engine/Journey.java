@@ -30,6 +30,8 @@ final class Journey extends PhaseTask implements Exchange {
     long endNanos;
     int status;
     Outcome outcome;
+    /** The replica that answered ({@link Exchange#servedBy}), set with the answer. */
+    int servedBy;
     State state = State.PENDING;
     Journey prev;
     Journey next;
@@ -67,12 +69,18 @@ final class Journey extends PhaseTask implements Exchange {
         this.request = request;
         this.intendedNanos = intendedNanos;
         this.sentNanos = -1;
+        this.servedBy = 0;
         this.state = State.PENDING;
     }
 
     @Override
     public void sent(long actualSendNanos) {
         sentNanos = actualSendNanos;
+    }
+
+    @Override
+    public void servedBy(int replica) {
+        this.servedBy = replica;
     }
 
     @Override

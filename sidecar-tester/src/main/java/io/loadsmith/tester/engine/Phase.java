@@ -253,7 +253,7 @@ final class Phase {
             takeOutOfFlight(journey);
             if (recorder != null) {
                 recorder.completed(journey.intendedNanos, journey.releaseNanos, journey.sentNanos, endNanos,
-                        journey.request.connection(), journey.request.step(), journey.status, outcome);
+                        journey.request.connection(), journey.request.step(), journey.status, outcome, journey.servedBy);
             }
             if (outcome != Outcome.OK || stopping || userStopped) {
                 endAnswered(journey);

@@ -146,6 +146,15 @@ public final class ServiceProcess implements AutoCloseable {
      */
     public static ServiceProcess start(Jars jars, int threads, List<String> serviceArgs, Path log, long timeoutSeconds)
             throws IOException {
+        return start(jars, threads, serviceArgs, log, timeoutSeconds, "");
+    }
+
+    /**
+     * {@link #start(Jars, int, List, Path, long)} with more agent options after its {@code admin=} (e.g.
+     * {@code trace-header=on,replica=scored-0}; empty for none).
+     */
+    public static ServiceProcess start(Jars jars, int threads, List<String> serviceArgs, Path log, long timeoutSeconds,
+                                       String agentOptions) throws IOException {
         String missing = jars.missing();
         if (missing != null) {
             throw new IOException(missing);
@@ -155,7 +164,8 @@ public final class ServiceProcess implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m");
         command.add("-Dsun.net.httpserver.nodelay=true");
-        command.add("-javaagent:" + jars.agent().toAbsolutePath() + "=admin=127.0.0.1:" + adminPort);
+        command.add("-javaagent:" + jars.agent().toAbsolutePath() + "=admin=127.0.0.1:" + adminPort
+                + (agentOptions.isEmpty() ? "" : "," + agentOptions));
         command.add("-jar");
         command.add(jars.service().toAbsolutePath().toString());
         command.add("--port");

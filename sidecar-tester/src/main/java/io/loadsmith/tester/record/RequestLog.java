@@ -24,10 +24,13 @@ import java.util.concurrent.Executor;
  * The per-request log of a run ({@code requests.bin}): every request as one fixed-size binary record,
  * streamed to disk through a 64 KiB buffer, so a run's memory does not grow with its length.
  *
- * <p>Format (big-endian): a 32-byte header {@code "LSREQLOG"}, int version (1), int record size (37),
- * long run start in nanoseconds, long reserved (0); then one 37-byte record per request: long intended,
+ * <p>Format (big-endian): a 32-byte header {@code "LSREQLOG"}, int version (2), int record size (41),
+ * long run start in nanoseconds, long reserved (0); then one 41-byte record per request: long intended,
  * long sent (-1 if never sent), long end (-1 if never ended), int connection, int step, int status,
- * byte outcome (the ordinal of {@link Outcome}). Records are in the order requests ended (or were dropped).
+ * byte outcome (the ordinal of {@link Outcome}), int served by (the replica that answered, as its
+ * {@code Loadsmith-Replica} header named it: a number of {@link io.loadsmith.tester.transport.ServedBy}, 0
+ * when the answer had no such header). Records are in the order requests ended (or were dropped).
+ * Version 1 files (37-byte records, without served by) are still read, their served by 0.
  *
  * <pre>{@code
  * try (RequestLog.Reader records = RequestLog.read(dir.resolve("requests.bin"))) {
@@ -41,9 +44,11 @@ public final class RequestLog {
 
     /** The file name in a run's folder. */
     public static final String FILE_NAME = "requests.bin";
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     public static final int HEADER_BYTES = 32;
-    public static final int RECORD_BYTES = 37;
+    public static final int RECORD_BYTES = 41;
+    /** Version 1: the same records without served by. */
+    static final int V1_RECORD_BYTES = 37;
     private static final byte[] MAGIC = {'L', 'S', 'R', 'E', 'Q', 'L', 'O', 'G'};
     private static final Outcome[] OUTCOMES = Outcome.values();
 
@@ -103,19 +108,26 @@ public final class RequestLog {
             return ByteBuffer.allocateDirect(BUFFER_BYTES).order(ByteOrder.BIG_ENDIAN);
         }
 
-        /** Appends one record (no allocation). */
+        /** Appends one record of an answer that named no replica (no allocation). */
         public void append(long intendedNanos, long sentNanos, long endNanos, int connection, int step,
                            int status, Outcome outcome) {
+            append(intendedNanos, sentNanos, endNanos, connection, step, status, outcome, 0);
+        }
+
+        /** Appends one record (no allocation); {@code servedBy} as in {@link RequestRecord#servedBy()}. */
+        public void append(long intendedNanos, long sentNanos, long endNanos, int connection, int step,
+                           int status, Outcome outcome, int servedBy) {
             if (buffer.remaining() < RECORD_BYTES) {
                 flushBuffer();
             }
             buffer.putLong(intendedNanos).putLong(sentNanos).putLong(endNanos)
-                    .putInt(connection).putInt(step).putInt(status).put((byte) outcome.ordinal());
+                    .putInt(connection).putInt(step).putInt(status).put((byte) outcome.ordinal()).putInt(servedBy);
             count++;
         }
 
         public void append(RequestRecord r) {
-            append(r.intendedNanos(), r.sentNanos(), r.endNanos(), r.connection(), r.step(), r.status(), r.outcome());
+            append(r.intendedNanos(), r.sentNanos(), r.endNanos(), r.connection(), r.step(), r.status(), r.outcome(),
+                    r.servedBy());
         }
 
         /** Records appended so far. */
@@ -212,8 +224,9 @@ public final class RequestLog {
     public static final class Reader implements Iterator<RequestRecord>, Closeable {
         private final FileChannel channel;
         private final boolean endsEarly;
-        private final ByteBuffer buffer = ByteBuffer.allocate(64 * 1024 - (64 * 1024) % RECORD_BYTES);
+        private final ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
         private final long runStartNanos;
+        private final int recordBytes;
         private final long recordCount;
         private long read;
 
@@ -233,14 +246,14 @@ public final class RequestLog {
                     throw new IOException(file + ": not a loadsmith request log (bad magic)");
                 }
                 int version = header.getInt();
-                int recordBytes = header.getInt();
-                if (version != VERSION || recordBytes != RECORD_BYTES) {
+                recordBytes = header.getInt();
+                if (!(version == VERSION && recordBytes == RECORD_BYTES || version == 1 && recordBytes == V1_RECORD_BYTES)) {
                     throw new IOException(file + ": unsupported request log version " + version
                             + " with records of " + recordBytes + " bytes");
                 }
                 runStartNanos = header.getLong();
-                recordCount = (channel.size() - HEADER_BYTES) / RECORD_BYTES;
-                endsEarly = (channel.size() - HEADER_BYTES) % RECORD_BYTES != 0;
+                recordCount = (channel.size() - HEADER_BYTES) / recordBytes;
+                endsEarly = (channel.size() - HEADER_BYTES) % recordBytes != 0;
                 buffer.flip();
             } catch (IOException | RuntimeException e) {
                 channel.close();
@@ -266,6 +279,11 @@ public final class RequestLog {
             return endsEarly;
         }
 
+        /** The size of its records: {@value #RECORD_BYTES}, or {@value #V1_RECORD_BYTES} in a version 1 log. */
+        public int recordBytes() {
+            return recordBytes;
+        }
+
         /** How many whole records the file holds. */
         public long recordCount() {
             return recordCount;
@@ -281,10 +299,10 @@ public final class RequestLog {
             if (!hasNext()) {
                 throw new NoSuchElementException();
             }
-            if (buffer.remaining() < RECORD_BYTES) {
+            if (buffer.remaining() < recordBytes) {
                 buffer.compact();
                 try {
-                    while (buffer.position() < RECORD_BYTES) {
+                    while (buffer.position() < recordBytes) {
                         if (channel.read(buffer) < 0) {
                             throw new EOFException("request log ends early");
                         }
@@ -296,7 +314,8 @@ public final class RequestLog {
             }
             read++;
             return new RequestRecord(buffer.getLong(), buffer.getLong(), buffer.getLong(),
-                    buffer.getInt(), buffer.getInt(), buffer.getInt(), OUTCOMES[buffer.get()]);
+                    buffer.getInt(), buffer.getInt(), buffer.getInt(), OUTCOMES[buffer.get()],
+                    recordBytes == RECORD_BYTES ? buffer.getInt() : 0);
         }
 
         @Override

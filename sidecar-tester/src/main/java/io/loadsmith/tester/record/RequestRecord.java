@@ -13,9 +13,17 @@ import io.loadsmith.tester.transport.Outcome;
  * @param step          step id given by the request source (0 for a plain GET)
  * @param status        HTTP status, 0 when none
  * @param outcome       how it ended
+ * @param servedBy      the replica that answered, as its {@code Loadsmith-Replica} header named it (a number
+ *                      of {@link io.loadsmith.tester.transport.ServedBy}); 0 when the answer named none
  */
 public record RequestRecord(long intendedNanos, long sentNanos /* -1 if never sent */, long endNanos /* -1 if never ended */,
-                            int connection, int step, int status, Outcome outcome) {
+                            int connection, int step, int status, Outcome outcome, int servedBy) {
+
+    /** A request whose answer named no replica. */
+    public RequestRecord(long intendedNanos, long sentNanos, long endNanos, int connection, int step, int status,
+                         Outcome outcome) {
+        this(intendedNanos, sentNanos, endNanos, connection, step, status, outcome, 0);
+    }
 
     /** end − sent, in nanoseconds; -1 when it was not sent or did not end. */
     public long serviceNanos() {

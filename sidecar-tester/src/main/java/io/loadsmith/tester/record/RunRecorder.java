@@ -145,6 +145,12 @@ public final class RunRecorder implements AutoCloseable, Recording {
      */
     public void completed(long intendedNanos, long releaseNanos, long sentNanos, long endNanos,
                           int connection, int step, int status, Outcome outcome) {
+        completed(intendedNanos, releaseNanos, sentNanos, endNanos, connection, step, status, outcome, 0);
+    }
+
+    /** {@link #completed(long, long, long, long, int, int, int, Outcome)} of an answer served by replica {@code servedBy}. */
+    public void completed(long intendedNanos, long releaseNanos, long sentNanos, long endNanos,
+                          int connection, int step, int status, Outcome outcome, int servedBy) {
         long correctedStart = closedLoop && sentNanos >= 0 ? sentNanos : intendedNanos;
         StepStats stepStats = step(step);
         boolean error = outcome != Outcome.OK;
@@ -182,7 +188,7 @@ public final class RunRecorder implements AutoCloseable, Recording {
             dispatchLateness.recordValue(Histograms.micros(sentNanos - releaseNanos));
         }
         intervals.completed(intendedNanos, step, error, sentNanos >= 0, serviceMicros, correctedMicros);
-        log.append(correctedStart, sentNanos, endNanos, connection, step, status, outcome);
+        log.append(correctedStart, sentNanos, endNanos, connection, step, status, outcome, servedBy);
         if (live != null) {
             live.ended(outcome);
         }

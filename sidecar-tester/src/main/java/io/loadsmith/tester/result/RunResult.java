@@ -15,7 +15,8 @@ import java.util.List;
  * stalls: its folder and line, and, with stalls, its stall summary, clock offset and run id.
  * {@code servicePauses} and {@code pauseSummary} are set by {@link #withServicePauses} for a run whose agent
  * observes pauses.
- * The last two are the tester's own pauses of a real run ({@link #withTesterPauses}).
+ * The two before the last are the tester's own pauses of a real run ({@link #withTesterPauses}); the last,
+ * {@code replicas}, the agents of a run armed on several ({@link #withReplicas}).
  */
 public record RunResult(
         @JsonProperty(required = true) String name,
@@ -57,7 +58,8 @@ public record RunResult(
         PauseSummary pauseSummary,
 
         List<TesterPause> testerPauses,
-        Long requestsMetTesterPause) {
+        Long requestsMetTesterPause,
+        List<ReplicaUsed> replicas) {
 
     public RunResult {
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
@@ -76,7 +78,7 @@ public record RunResult(
                      String hlog) {
         this(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts, latencyMs, estimate,
                 aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline, spectrum, steps,
-                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -96,7 +98,7 @@ public record RunResult(
                 aligned == null ? null : aligned.clockOffsetNs(), aligned == null ? null : aligned.clockUncertaintyNs(),
                 aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId(), connections,
                 transport, agentLost, servicePauses, pauseSummary, testerPauses,
-                requestsMetTesterPause);
+                requestsMetTesterPause, replicas);
     }
 
     /** This run with more warnings appended. */
@@ -107,7 +109,7 @@ public record RunResult(
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, all, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
                 clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, servicePauses, pauseSummary, testerPauses,
-                requestsMetTesterPause);
+                requestsMetTesterPause, replicas);
     }
 
     /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
@@ -116,7 +118,7 @@ public record RunResult(
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
                 clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport, agentLost, servicePauses, pauseSummary, testerPauses,
-                requestsMetTesterPause);
+                requestsMetTesterPause, replicas);
     }
 
     /** This run with the transport that ran it (null: none, a simulation). */
@@ -125,7 +127,7 @@ public record RunResult(
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
                 clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value, agentLost, servicePauses, pauseSummary, testerPauses,
-                requestsMetTesterPause);
+                requestsMetTesterPause, replicas);
     }
 
     /** This run with the agent lost during it (null: the agent answered to the end). */
@@ -134,7 +136,7 @@ public record RunResult(
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
                 clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, value, servicePauses, pauseSummary, testerPauses,
-                requestsMetTesterPause);
+                requestsMetTesterPause, replicas);
     }
 
     /**
@@ -146,7 +148,7 @@ public record RunResult(
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
                 clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, rows, summary, testerPauses,
-                requestsMetTesterPause);
+                requestsMetTesterPause, replicas);
     }
 
     /**
@@ -171,7 +173,7 @@ public record RunResult(
                 latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
                 timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
                 clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, servicePauses, pauseSummary,
-                List.copyOf(pauses), metRequests);
+                List.copyOf(pauses), metRequests, replicas);
     }
 
     /**
@@ -204,7 +206,46 @@ public record RunResult(
      * counted run. {@code met}: whether the whole window lies inside the counted span.
      */
     public record StallRow(int index, long startNs, long endNs, long held, long sentDuring, long intendedDuring,
-                           long inFlightAtStart, long overlapping, boolean met) {
+                           long inFlightAtStart, long overlapping, boolean met, String replica) {
+
+        /** A stall of the run's one agent (no {@code replica}). */
+        public StallRow(int index, long startNs, long endNs, long held, long sentDuring, long intendedDuring,
+                        long inFlightAtStart, long overlapping, boolean met) {
+            this(index, startNs, endNs, held, sentDuring, intendedDuring, inFlightAtStart, overlapping, met, null);
+        }
+    }
+
+    /** This run with the replicas its stalls came from (null: one agent). */
+    public RunResult withReplicas(List<ReplicaUsed> value) {
+        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
+                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
+                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, servicePauses, pauseSummary, testerPauses,
+                requestsMetTesterPause, value);
+    }
+
+    /**
+     * One replica's agent armed in a run with several ({@code runs[].replicas[]}).
+     *
+     * @param address            its admin URL (the {@code replica} of its stall rows)
+     * @param replicaId          the id the agent gives itself ({@code replica=}); null when it does not say
+     * @param runId              the agent's id of the armed run
+     * @param clockOffsetNs      its clock minus the tester's, as measured
+     * @param clockUncertaintyNs half the best probe's round trip
+     * @param clockOffsetUsedNs  the offset its windows were moved by
+     * @param stalls             its stalls recorded in the run
+     * @param missing            its planned stalls inside the counted span that did not happen
+     * @param servedBy           the number its id has in {@code requests.bin}'s served by (0: it gives no id)
+     * @param requestsServed     requests of the counted run whose answer named it ({@code Loadsmith-Replica})
+     */
+    public record ReplicaUsed(@JsonProperty(required = true) String address, String replicaId,
+                              @JsonProperty(required = true) String runId, long clockOffsetNs,
+                              long clockUncertaintyNs, long clockOffsetUsedNs, int stalls, List<Integer> missing,
+                              int servedBy, long requestsServed) {
+
+        public ReplicaUsed {
+            missing = missing == null ? List.of() : List.copyOf(missing);
+        }
     }
 
     /**

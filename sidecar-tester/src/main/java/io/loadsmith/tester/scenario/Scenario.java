@@ -51,11 +51,21 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
     /**
      * An agent to arm at the start of the counted run.
      *
-     * @param admin     the agent's admin URL
+     * @param admin     the agent's admin URL (the first of {@code admins})
      * @param tokenFile a file holding the bearer token; null when absent
      * @param plan      the seeded plan to arm (its horizon is the counted run)
+     * @param admins    every admin URL given (one per replica; a DNS name may still stand for several)
      */
-    public record AgentStalls(URI admin, Path tokenFile, StallPlan plan) {
+    public record AgentStalls(URI admin, Path tokenFile, StallPlan plan, List<URI> admins) {
+
+        public AgentStalls {
+            admins = admins == null || admins.isEmpty() ? List.of(admin) : List.copyOf(admins);
+        }
+
+        /** One agent. */
+        public AgentStalls(URI admin, Path tokenFile, StallPlan plan) {
+            this(admin, tokenFile, plan, List.of(admin));
+        }
     }
 
     /** The transport a real run uses: {@code target.transport}, {@code target.tls} and

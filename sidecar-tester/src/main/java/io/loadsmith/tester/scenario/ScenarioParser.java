@@ -436,13 +436,33 @@ public final class ScenarioParser {
 
     private AgentStalls agent(Field field, long horizonNanos) {
         Map<String, Field> f = field.mapping(AGENT);
-        URI admin = httpUrl(required(f, "admin", field));
+        List<URI> admins = admins(required(f, "admin", field));
         Path tokenFile = f.containsKey("token_file")
                 ? TokenFile.path(baseDir, f.get("token_file").string().trim()) : null;
         Map<String, Field> plan = new LinkedHashMap<>(f);
         plan.remove("admin");
         plan.remove("token_file");
-        return new AgentStalls(admin, tokenFile, seededStalls(field, plan, horizonNanos));
+        return new AgentStalls(admins.get(0), tokenFile, seededStalls(field, plan, horizonNanos), admins);
+    }
+
+    /** {@code stalls.admin}: one URL, or a list of them (one per replica), none given twice. */
+    private List<URI> admins(Field field) {
+        if (!field.isSequence()) {
+            return List.of(httpUrl(field));
+        }
+        List<Field> items = field.sequence("admin URLs like http://10.0.0.7:7070");
+        if (items.isEmpty()) {
+            throw field.error("must list at least one admin URL");
+        }
+        List<URI> admins = new ArrayList<>();
+        for (Field item : items) {
+            URI admin = httpUrl(item);
+            if (admins.contains(admin)) {
+                throw item.error("lists " + admin + " twice");
+            }
+            admins.add(admin);
+        }
+        return List.copyOf(admins);
     }
 
     /** The tester of the {@code load} mapping {@code f}; with stages, the stages give the duration. */

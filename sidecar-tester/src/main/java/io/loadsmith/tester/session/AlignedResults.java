@@ -1,6 +1,7 @@
 package io.loadsmith.tester.session;
 
 import io.loadsmith.tester.agentclient.ClockOffset;
+import io.loadsmith.tester.agentclient.Replicas;
 import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.align.PauseAlignment;
 import io.loadsmith.tester.align.PauseWindow;
@@ -71,13 +72,14 @@ public final class AlignedResults {
                     .toString().replace('\\', '/');
             RunResult.Aligned aligned = null;
             if (outcome.alignment() != null) {
-                aligned = new RunResult.Aligned(stalls(outcome.alignment()),
+                aligned = new RunResult.Aligned(stalls(outcome.alignment(), outcome.replicas()),
                         summary(outcome.alignment().summary(), outcome.missing()), outcome.offset().offsetNanos(),
                         outcome.offset().uncertaintyNanos(), outcome.offset().forAlignment().offsetNanos(),
                         outcome.armed().runId());
                 lines.computeIfAbsent(entry.line(), k -> new ArrayList<>()).add(outcome.alignment());
             }
-            runs.add(outcome.result().withAlignment(folder, entry.line(), aligned));
+            RunResult run = outcome.result().withAlignment(folder, entry.line(), aligned);
+            runs.add(outcome.replicas() == null ? run : run.withReplicas(ReplicatedRun.used(outcome.replicas())));
         }
         List<NamedRun> named = new ArrayList<>();
         for (Map.Entry<String, List<RunAlignment>> line : lines.entrySet()) {
@@ -146,10 +148,16 @@ public final class AlignedResults {
 
     /** A run's {@code stalls[]}. */
     static List<RunResult.StallRow> stalls(RunAlignment alignment) {
+        return stalls(alignment, null);
+    }
+
+    /** A run's {@code stalls[]}, each with the address of its replica when there are several. */
+    static List<RunResult.StallRow> stalls(RunAlignment alignment, List<Replicas.Replica> replicas) {
         List<RunResult.StallRow> rows = new ArrayList<>();
         for (StallCount c : alignment.stalls()) {
+            String replica = replicas == null || c.replica() < 0 ? null : replicas.get(c.replica()).address();
             rows.add(new RunResult.StallRow(c.index(), c.startNanos(), c.endNanos(), c.held(), c.sentDuring(),
-                    c.intendedDuring(), c.inFlightAtStart(), c.overlapping(), c.met()));
+                    c.intendedDuring(), c.inFlightAtStart(), c.overlapping(), c.met(), replica));
         }
         return rows;
     }

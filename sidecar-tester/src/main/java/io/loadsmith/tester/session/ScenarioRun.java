@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.tester.agentclient.AdminClient;
+import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.AgentStalls;
+import io.loadsmith.tester.agentclient.Replicas;
 import io.loadsmith.tester.agentclient.ServerStall;
 import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.engine.RunControl;
@@ -116,7 +118,7 @@ public final class ScenarioRun {
             URI url = scenario.target().url();
             checkReachable(url);
             AgentStalls agent = scenario.stalls() == null ? null : agent(scenario);
-            SharedStalls shared = agent == null || !sharding.sharded() ? null : shared(scenario, tester, sharding);
+            SharedStalls shared = agent == null || !sharding.sharded() ? null : shared(scenario, tester, sharding, agent);
             try (TargetWatch watch = control.live() == null ? null
                     : TargetWatch.start(control.live(), control, scenario.target().giveUpAfterNanos())) {
                 stalled = runReal(scenario, tester, url, agent, dir, control, live, shared);
@@ -134,7 +136,9 @@ public final class ScenarioRun {
                 stalled = stalled.withResult(result);
             }
             if (agent != null) {
-                JsonNode stalls = result.agentLost() != null ? fetchedStalls(stalled)
+                JsonNode stalls = stalled.replicas() != null
+                        ? Replicas.of(agent.replicas()).stallsJson(stalled.replicas())
+                        : result.agentLost() != null ? fetchedStalls(stalled)
                         : agent.admin().stallsJson(stalled.armed().runId(), 0);
                 AtomicFiles.write(dir.resolve("agent-stalls.json"), out -> PRETTY.writeValue(out, stalls));
             }
@@ -172,16 +176,29 @@ public final class ScenarioRun {
         }
     }
 
-    /** The agent of {@code scenario.stalls()} and its seeded plan (the horizon is the counted run). */
-    private static AgentStalls agent(Scenario scenario) {
+    /**
+     * The agents of {@code scenario.stalls()} (one per replica: {@link Replicas#expand}) and its seeded plan
+     * (the horizon is the counted run).
+     */
+    private static AgentStalls agent(Scenario scenario) throws AdminException {
         Scenario.AgentStalls stalls = scenario.stalls();
         SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();
-        return new AgentStalls(AdminClient.of(stalls.admin(), token(stalls.tokenFile(), scenario.file())), plan.seed(),
-                plan.meanIntervalNanos(), plan.durationNanos(), plan.minGapNanos(), stalls.plan().kind());
+        String token = token(stalls.tokenFile(), scenario.file());
+        List<AdminClient> agents = new ArrayList<>();
+        for (URI admin : Replicas.expand(stalls.admins(), Replicas.DNS)) {
+            agents.add(AdminClient.of(admin, token));
+        }
+        return new AgentStalls(agents.get(0), plan.seed(), plan.meanIntervalNanos(), plan.durationNanos(),
+                plan.minGapNanos(), stalls.plan().kind(), agents);
     }
 
     /** The shared stalls of a shard: the run id its agent is armed under, from the file, seed, N and start. */
-    private static SharedStalls shared(Scenario scenario, TesterSpec tester, Sharding sharding) throws IOException {
+    private static SharedStalls shared(Scenario scenario, TesterSpec tester, Sharding sharding, AgentStalls agent)
+            throws IOException {
+        if (agent.replicated()) {
+            throw new ScenarioException(scenario.file().getFileName() + ": stalls.admin: a sharded run (--shard) arms"
+                    + " one agent; several agents in one sharded load are not supported: list one agent");
+        }
         if (sharding.startAtEpochMs() == null) {
             throw new ScenarioException(scenario.file().getFileName() + ": stalls: the shards of a load with stalls"
                     + " share one agent, armed by shard 0 under a run id derived from --start-at: give --start-at");

@@ -11,6 +11,7 @@ import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.agentclient.ClockOffset;
 import io.loadsmith.tester.agentclient.ClockProbe;
+import io.loadsmith.tester.agentclient.Replicas;
 import io.loadsmith.tester.agentclient.ServerStall;
 import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.align.MissingStalls;
@@ -80,9 +81,18 @@ public final class StalledRun {
      * @param alignment the alignment of the run's requests with them; null without stalls
      * @param missing   indices of planned stalls inside the counted span that did not happen
      * @param versions  the tester's version, and the agent's when the run talked to one
+     * @param replicas  with several agents ({@link ReplicatedRun}), what each did (offset, armed, stalls and
+     *                  missing above are then the first one's, stalls every one's); null with one agent
      */
     public record Outcome(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
-                          RunAlignment alignment, List<Integer> missing, ResultsFile.Versions versions) {
+                          RunAlignment alignment, List<Integer> missing, ResultsFile.Versions versions,
+                          List<Replicas.Replica> replicas) {
+
+        /** An outcome of one agent (or none). */
+        public Outcome(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
+                       RunAlignment alignment, List<Integer> missing, ResultsFile.Versions versions) {
+            this(result, offset, armed, stalls, alignment, missing, versions, null);
+        }
 
         /** An outcome of this tester without an agent's version. */
         public Outcome(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
@@ -92,7 +102,7 @@ public final class StalledRun {
 
         /** The same outcome with the result replaced. */
         public Outcome withResult(RunResult value) {
-            return new Outcome(value, offset, armed, stalls, alignment, missing, versions);
+            return new Outcome(value, offset, armed, stalls, alignment, missing, versions, replicas);
         }
 
         /**
@@ -218,6 +228,9 @@ public final class StalledRun {
     private static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
                                AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer,
                                TesterPauses self, SharedStalls shared) throws IOException {
+        if (stalls != null && stalls.replicated()) {
+            return ReplicatedRun.run(tester, lanes, source, runDir, stalls, bins, control, writer, self);
+        }
         if (stalls == null) {
             RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir,
                     self == null ? RunListener.NONE : self.around(RunListener.NONE), control, writer);
@@ -318,6 +331,16 @@ public final class StalledRun {
      * ({@code loadsmith verify}).
      */
     private static void keepAgentStalls(String runId, List<ServerStall> recorded, Path runDir) throws IOException {
+        keepAgentStalls(stallsPage(runId, recorded), runDir);
+    }
+
+    /** Writes {@code page} to {@value #AGENT_STALLS_FILE} in {@code runDir}. */
+    static void keepAgentStalls(ObjectNode page, Path runDir) throws IOException {
+        AtomicFiles.write(runDir.resolve(AGENT_STALLS_FILE), out -> PRETTY.writeValue(out, page));
+    }
+
+    /** One agent's stalls of a run as its {@code GET /stalls?run_id=} answers them. */
+    static ObjectNode stallsPage(String runId, List<ServerStall> recorded) {
         ObjectNode page = PRETTY.createObjectNode().put("run_id", runId);
         ArrayNode stalls = page.putArray("stalls");
         for (ServerStall stall : recorded) {
@@ -325,7 +348,7 @@ public final class StalledRun {
                     .put("planned_start_ns", stall.plannedStartNanos()).put("start_ns", stall.startNanos())
                     .put("end_ns", stall.endNanos()).put("held", stall.held()).put("kind", stall.kind());
         }
-        AtomicFiles.write(runDir.resolve(AGENT_STALLS_FILE), out -> PRETTY.writeValue(out, page));
+        return page;
     }
 
     /**

@@ -18,4 +18,12 @@ public interface Exchange {
      * @param detail null when OK, else what went wrong (for logs and the first error of each kind)
      */
     void completed(long endNanos, int status, Outcome outcome, String detail);
+
+    /**
+     * The answer named the replica that served it ({@code Loadsmith-Replica}): called before
+     * {@link #completed}, on the same thread, with a number of {@link ServedBy} ({@link ServedBy#NONE} when
+     * the answer had no such header). The default ignores it.
+     */
+    default void servedBy(int replica) {
+    }
 }

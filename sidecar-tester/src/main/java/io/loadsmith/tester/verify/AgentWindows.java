@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * The agent's windows as a run's folder keeps them: {@code agent-stalls.json} (the agent's
- * {@code GET /stalls?run_id=} answer) and {@code agent-pauses.json} ({@code {"run_id", "pauses": [...]}}, each
+ * {@code GET /stalls?run_id=} answer, or each agent's under {@code replicas} for a run on several) and {@code agent-pauses.json} ({@code {"run_id", "pauses": [...]}}, each
  * as {@code GET /pauses} serves it). Read as JSON trees; times on the agent's clock, moved onto the tester's by
  * subtracting the offset the run used.
  */
@@ -47,15 +47,63 @@ final class AgentWindows {
      * are left out; null: every one), on the tester's clock.
      */
     static List<Window> read(Path file, String field, String runId, long offsetNanos, String why) {
+        return windows(file, readJson(file, why), field, "", runId, offsetNanos, null);
+    }
+
+    /**
+     * The stalls of {@code agent-stalls.json}: one agent's answer, or with several agents
+     * {@code {"replicas": [{"replica": URL, "run_id": ..., "stalls": [...]}]}}, each replica's windows then moved
+     * by its own {@code clock_offset_used_ns} from the run's {@code replicas[]} and kept under its URL.
+     */
+    static List<Window> readStalls(Path file, JsonNode run, String why) {
         JsonNode root = readJson(file, why);
+        JsonNode replicas = root == null ? null : root.get("replicas");
+        if (replicas == null) {
+            return windows(file, root, "stalls", "", run.path("run_id").asText(null),
+                    run.path("clock_offset_used_ns").asLong(0), null);
+        }
+        if (!replicas.isArray()) {
+            throw new VerifyException(file + ": replicas must be an array (got " + kind(replicas) + ")");
+        }
+        List<Window> windows = new ArrayList<>();
+        for (int i = 0; i < replicas.size(); i++) {
+            String at = "replicas[" + i + "]";
+            JsonNode one = replicas.get(i);
+            String address = one.path("replica").asText(null);
+            if (address == null) {
+                throw new VerifyException(file + ": " + at + ".replica is missing");
+            }
+            JsonNode used = usedReplica(run, address);
+            if (used == null) {
+                throw new VerifyException(file + ": " + at + ".replica " + address
+                        + " is not among the run's replicas[] in results.json");
+            }
+            windows.addAll(windows(file, one, "stalls", at + ".", used.path("run_id").asText(null),
+                    used.path("clock_offset_used_ns").asLong(0), address));
+        }
+        return windows;
+    }
+
+    /** The entry of the run's {@code replicas[]} whose {@code address} is {@code address}; null if none. */
+    static JsonNode usedReplica(JsonNode run, String address) {
+        for (JsonNode used : run.path("replicas")) {
+            if (address.equals(used.path("address").asText(null))) {
+                return used;
+            }
+        }
+        return null;
+    }
+
+    private static List<Window> windows(Path file, JsonNode root, String field, String prefix, String runId,
+                                        long offsetNanos, String replica) {
         JsonNode list = root == null ? null : root.get(field);
         if (list == null || !list.isArray()) {
-            throw new VerifyException(file + ": " + field + " must be an array (got " + kind(list) + ")");
+            throw new VerifyException(file + ": " + prefix + field + " must be an array (got " + kind(list) + ")");
         }
         List<Window> windows = new ArrayList<>();
         for (int k = 0; k < list.size(); k++) {
             JsonNode w = list.get(k);
-            String at = field + "[" + k + "]";
+            String at = prefix + field + "[" + k + "]";
             if (!w.isObject()) {
                 throw new VerifyException(file + ": " + at + " must be an object (got " + kind(w) + ")");
             }
@@ -65,7 +113,7 @@ final class AgentWindows {
             }
             long start = whole(file, w, at, "start_ns");
             long end = whole(file, w, at, "end_ns");
-            windows.add(new Window(whole(file, w, at, "index"), start - offsetNanos, end - offsetNanos, w));
+            windows.add(new Window(whole(file, w, at, "index"), start - offsetNanos, end - offsetNanos, w, replica));
         }
         return windows;
     }

@@ -43,12 +43,13 @@ final class RawFiles {
                     + RequestLog.HEADER_BYTES + "-byte header");
         }
         long body = size - RequestLog.HEADER_BYTES;
-        if (body % RequestLog.RECORD_BYTES != 0) {
-            throw new VerifyException(file + ": truncated: record " + (body / RequestLog.RECORD_BYTES + 1)
-                    + " holds " + body % RequestLog.RECORD_BYTES + " of its " + RequestLog.RECORD_BYTES + " bytes");
-        }
         long record = 0;
         try (RequestLog.Reader records = RequestLog.read(file)) {
+            int recordBytes = records.recordBytes();
+            if (body % recordBytes != 0) {
+                throw new VerifyException(file + ": truncated: record " + (body / recordBytes + 1)
+                        + " holds " + body % recordBytes + " of its " + recordBytes + " bytes");
+            }
             header.accept(records.runStartNanos());
             while (records.hasNext()) {
                 record++;

@@ -5,9 +5,11 @@ import org.HdrHistogram.Histogram;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Recomputes the figures of one run ({@code runs[i]}) from its raw files and compares them with the claims.
@@ -48,8 +50,7 @@ final class RunVerifier {
         Path runFolder = run.hasNonNull("dir") ? folder.resolve(run.get("dir").asText())
                 : folder.resolve(log).getParent();
         long offsetNanos = run.path("clock_offset_used_ns").asLong(0);
-        String runId = run.path("run_id").asText(null);
-        List<Window> stalls = windows(runFolder, "stalls", AgentWindows.STALLS_FILE, "stalls", runId, offsetNanos);
+        List<Window> stalls = stallWindows(runFolder);
         List<Window> pauses = windows(runFolder, "service_pauses", AgentWindows.PAUSES_FILE, "pauses", null, offsetNanos);
 
         RequestTally tally = new RequestTally(objectiveNanos(), intervalMicros());
@@ -61,7 +62,7 @@ final class RunVerifier {
                 c.add(r);
             }
         }, header -> {
-            counters[0] = new WindowCounter(stalls, header, header + durationNanos);
+            counters[0] = new WindowCounter(stalls, header, header + durationNanos, replicaOfServedBy());
             counters[1] = new WindowCounter(pauses, header, header + durationNanos);
         });
         count("start_ns", startNanos);
@@ -91,6 +92,27 @@ final class RunVerifier {
         } else {
             notes.add(name + ": no pauses to check");
         }
+    }
+
+    private List<Window> stallWindows(Path runFolder) {
+        JsonNode claimed = run.path("stalls");
+        if (!claimed.isArray() || claimed.isEmpty()) {
+            return List.of();
+        }
+        return AgentWindows.readStalls(runFolder.resolve(AgentWindows.STALLS_FILE), run,
+                at + ".stalls lists " + claimed.size() + ": verify needs the agent's windows");
+    }
+
+    /** The admin URL of each replica by its served-by number ({@code replicas[].served_by}; 0, no id, left out). */
+    private Map<Integer, String> replicaOfServedBy() {
+        Map<Integer, String> replicas = new HashMap<>();
+        for (JsonNode used : run.path("replicas")) {
+            int servedBy = used.path("served_by").asInt(0);
+            if (servedBy != 0) {
+                replicas.putIfAbsent(servedBy, used.path("address").asText());
+            }
+        }
+        return replicas;
     }
 
     private List<Window> windows(Path runFolder, String claimedField, String file, String field, String runId,
@@ -188,13 +210,14 @@ final class RunVerifier {
 
     private void windowRows(String field, WindowCounter counter, boolean stalls) {
         JsonNode claimed = run.path(field);
-        List<Long> listed = new ArrayList<>();
+        List<String> listed = new ArrayList<>();
         for (int k = 0; k < counter.windows().size(); k++) {
             Window w = counter.windows().get(k);
-            listed.add(w.index());
-            int row = rowOf(claimed, w.index());
+            listed.add(w.index() + " " + w.replica());
+            int row = rowOf(claimed, w.index(), w.replica());
             if (row < 0) {
-                compare(field + " index " + w.index(), "absent", "present", false);
+                compare(field + " index " + w.index() + (w.replica() == null ? "" : " of " + w.replica()), "absent",
+                        "present", false);
                 continue;
             }
             String path = field + "[" + row + "]";
@@ -215,15 +238,17 @@ final class RunVerifier {
         }
         for (int row = 0; row < claimed.size(); row++) {
             long index = claimed.get(row).path("index").asLong();
-            if (!listed.contains(index)) {
+            if (!listed.contains(index + " " + claimed.get(row).path("replica").asText(null))) {
                 compare(field + "[" + row + "]", "index " + index, "not in the agent's windows", false);
             }
         }
     }
 
-    private static int rowOf(JsonNode claimed, long index) {
+    /** The row of window {@code index} of {@code replica} (null: the run's one agent); -1 if none. */
+    private static int rowOf(JsonNode claimed, long index, String replica) {
         for (int row = 0; row < claimed.size(); row++) {
-            if (claimed.get(row).path("index").asLong(-1) == index) {
+            if (claimed.get(row).path("index").asLong(-1) == index
+                    && Objects.equals(claimed.get(row).path("replica").asText(null), replica)) {
                 return row;
             }
         }

@@ -5,16 +5,20 @@ import io.loadsmith.tester.record.RequestRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Counts a run's requests against a list of windows ({@code [start, end)}, tester clock), the same way for
  * stalls and pauses (docs/alignment.md, "What is counted"). Fed one request at a time; a window is
- * <em>met</em> when it lies wholly inside the counted span. Not thread-safe.
+ * <em>met</em> when it lies wholly inside the counted span. In a run armed on several agents a request whose
+ * served by names one of the run's replicas counts only for that replica's windows ({@link Window#counts}).
+ * Not thread-safe.
  */
 final class WindowCounter {
 
     private final List<Window> windows;
     private final boolean[] met;
+    private final Map<Integer, String> replicaOfServedBy;
     final long[] sentDuring;
     final long[] intendedDuring;
     final long[] inFlightAtStart;
@@ -25,7 +29,17 @@ final class WindowCounter {
     long overlappingMet;
 
     WindowCounter(List<Window> windows, long countStartNanos, long countEndNanos) {
+        this(windows, countStartNanos, countEndNanos, Map.of());
+    }
+
+    /**
+     * @param replicaOfServedBy the admin URL of each replica by the number of its id in {@code requests.bin}'s
+     *                          served by ({@code runs[].replicas[].served_by}); empty with one agent
+     */
+    WindowCounter(List<Window> windows, long countStartNanos, long countEndNanos,
+                  Map<Integer, String> replicaOfServedBy) {
         this.windows = List.copyOf(windows);
+        this.replicaOfServedBy = Map.copyOf(replicaOfServedBy);
         int n = windows.size();
         met = new boolean[n];
         for (int k = 0; k < n; k++) {
@@ -87,8 +101,12 @@ final class WindowCounter {
         long lifeStart = sentAtAll ? Math.min(r.intendedNanos(), r.sentNanos()) : 0;
         long lifeEnd = r.endNanos() < 0 ? Long.MAX_VALUE : r.endNanos();
         boolean metOne = false;
+        String servedBy = r.servedBy() == 0 ? null : replicaOfServedBy.get(r.servedBy());
         for (int k = 0; k < met.length; k++) {
             Window w = windows.get(k);
+            if (!w.counts(servedBy)) {
+                continue;
+            }
             if (inside(r.intendedNanos(), w)) {
                 intendedDuring[k]++;
             }

@@ -222,4 +222,52 @@ class StallAlignmentTest {
         }
         return total;
     }
+
+    /** Replica 0's window [100 ms, 200 ms) and replica 1's [150 ms, 250 ms), in a counted span of [0, 1 s). */
+    private static StallAlignment twoReplicas() {
+        return new StallAlignment(List.of(new StallWindow(0, 100 * MS, 200 * MS, 0, 0),
+                new StallWindow(0, 150 * MS, 250 * MS, 0, 1)), 0, 1000 * MS, AlignedBins.forStall(100 * MS), 0, 1);
+    }
+
+    @Test
+    void a_request_served_by_one_replica_counts_only_for_that_replicas_window() {
+        StallAlignment alignment = twoReplicas();
+        alignment.add(160 * MS, 160 * MS, 170 * MS, 1);
+
+        List<StallCount> stalls = alignment.finish().stalls();
+
+        assertThat(stalls.get(0).sentDuring()).isZero();
+        assertThat(stalls.get(0).intendedDuring()).isZero();
+        assertThat(stalls.get(0).overlapping()).isZero();
+        assertThat(stalls.get(1).sentDuring()).isEqualTo(1);
+        assertThat(stalls.get(1).intendedDuring()).isEqualTo(1);
+        assertThat(stalls.get(1).overlapping()).isEqualTo(1);
+        assertThat(stalls.get(1).replica()).isEqualTo(1);
+    }
+
+    @Test
+    void a_request_that_names_no_replica_counts_against_every_replicas_window() {
+        StallAlignment alignment = twoReplicas();
+        alignment.add(160 * MS, 160 * MS, 170 * MS, StallWindow.NO_REPLICA);
+        alignment.add(120 * MS, 120 * MS, 130 * MS);
+
+        RunAlignment result = alignment.finish();
+
+        assertThat(result.stalls()).extracting(StallCount::sentDuring).containsExactly(2L, 1L);
+        assertThat(result.stalls()).extracting(StallCount::overlapping).containsExactly(2L, 1L);
+        assertThat(result.summary().sentDuringTotal()).isEqualTo(3);
+        assertThat(result.summary().overlappingRequests()).isEqualTo(2);
+    }
+
+    @Test
+    void a_request_in_flight_at_the_start_of_another_replicas_stall_is_not_in_flight_for_it() {
+        StallAlignment alignment = twoReplicas();
+        alignment.add(140 * MS, 140 * MS, 240 * MS, 0);
+
+        List<StallCount> stalls = alignment.finish().stalls();
+
+        assertThat(stalls.get(0).sentDuring()).isEqualTo(1);
+        assertThat(stalls.get(1).inFlightAtStart()).isZero();
+        assertThat(stalls.get(1).overlapping()).isZero();
+    }
 }

@@ -146,6 +146,6 @@ class VerifyIT {
 
         assertThat(verified.exit()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(verified.err()).containsPattern(java.util.regex.Pattern.quote(log.toString())
-                + ": truncated: record \\d+ holds 27 of its 37 bytes");
+                + ": truncated: record \\d+ holds 31 of its 41 bytes");
     }
 }

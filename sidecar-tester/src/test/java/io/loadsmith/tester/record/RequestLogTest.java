@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,6 +53,20 @@ class RequestLogTest {
     }
 
     @Test
+    void the_replica_that_served_a_request_reads_back_with_it() throws IOException {
+        Path file = dir.resolve(RequestLog.FILE_NAME);
+        try (RequestLog.Writer log = RequestLog.create(file, 5L)) {
+            log.append(1, 2, 3, 0, 0, 200, Outcome.OK, 2);
+            log.append(4, 5, 6, 0, 0, 200, Outcome.OK);
+        }
+
+        try (RequestLog.Reader reader = RequestLog.read(file)) {
+            assertThat(reader.next()).isEqualTo(new RequestRecord(1, 2, 3, 0, 0, 200, Outcome.OK, 2));
+            assertThat(reader.next()).isEqualTo(new RequestRecord(4, 5, 6, 0, 0, 200, Outcome.OK, 0));
+        }
+    }
+
+    @Test
     void a_log_cut_in_the_middle_of_a_record_reads_its_whole_records_and_says_it_ends_early() throws IOException {
         Path file = dir.resolve(RequestLog.FILE_NAME);
         try (RequestLog.Writer log = RequestLog.create(file, 0)) {
@@ -67,6 +82,25 @@ class RequestLogTest {
             assertThat(reader.next()).isEqualTo(new RequestRecord(1, 2, 3, 0, 0, 200, Outcome.OK));
             assertThat(reader.hasNext()).isFalse();
         }
+    }
+
+    @Test
+    void a_version_1_log_reads_with_no_replica() throws IOException {
+        Path file = dir.resolve("v1.bin");
+        ByteBuffer bytes = ByteBuffer.allocate(RequestLog.HEADER_BYTES + 2 * 37);
+        bytes.put(new byte[] {'L', 'S', 'R', 'E', 'Q', 'L', 'O', 'G'}).putInt(1).putInt(37).putLong(77L).putLong(0);
+        bytes.putLong(10).putLong(11).putLong(12).putInt(3).putInt(1).putInt(200).put((byte) Outcome.OK.ordinal());
+        bytes.putLong(20).putLong(-1).putLong(-1).putInt(-1).putInt(0).putInt(0).put((byte) Outcome.CANCELLED.ordinal());
+        Files.write(file, bytes.array());
+
+        List<RequestRecord> read = new ArrayList<>();
+        try (RequestLog.Reader reader = RequestLog.read(file)) {
+            assertThat(reader.runStartNanos()).isEqualTo(77L);
+            reader.forEachRemaining(read::add);
+        }
+
+        assertThat(read).containsExactly(new RequestRecord(10, 11, 12, 3, 1, 200, Outcome.OK, 0),
+                new RequestRecord(20, -1, -1, -1, 0, 0, Outcome.CANCELLED, 0));
     }
 
     @Test

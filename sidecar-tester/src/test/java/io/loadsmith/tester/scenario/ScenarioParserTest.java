@@ -232,6 +232,14 @@ class ScenarioParserTest {
     }
 
     @Test
+    void agent_stalls_may_list_one_admin_url_per_replica() {
+        Scenario s = parse("target: {url: 'http://h'}\nstalls: {admin: ['http://10.0.0.7:7070', 'http://10.0.0.8:7070']}\n"
+                + "load: {rate: 1, duration: 1s}\n");
+        assertThat(s.stalls().admins()).containsExactly(URI.create("http://10.0.0.7:7070"), URI.create("http://10.0.0.8:7070"));
+        assertThat(s.stalls().admin()).isEqualTo(URI.create("http://10.0.0.7:7070"));
+    }
+
+    @Test
     void set_overrides_replace_and_add_keys_and_are_validated_the_same_way() {
         String yaml = "target: {url: 'http://h'}\nload: {rate: 100, duration: 5s}\n";
         Scenario s = parse(yaml, "load.rate=800", "load.seed=9", "objective=20ms", "name=other");
@@ -300,6 +308,9 @@ class ScenarioParserTest {
             `target: {simulate: {service_time: {distribution: normal, mean: 1ms}}}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.simulate.service_time.distribution must be one of constant, exponential, lognormal (got "normal")
             `target: {simulate: {service_time: 1ms, stalls: {duration: 1s}}}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:1: target.simulate.stalls needs min_gap >= duration (1s); the default min_gap is 500ms
             `target: {simulate: {service_time: 1ms}}\\nstalls: {admin: 'http://a'}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls arms an agent, so it needs target.url; a simulation takes its stalls under target.simulate.stalls
+            `target: {url: 'http://h'}\\nstalls: {admin: ['http://a:1', 'http://a:1']}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls.admin[1] lists http://a:1 twice
+            `target: {url: 'http://h'}\\nstalls: {admin: []}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls.admin must list at least one admin URL
+            `target: {url: 'http://h'}\\nstalls: {admin: ['http://a:1', 'ftp://b']}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls.admin[1] must be an http:// or https:// URL with a host (got "ftp://b")
             `target: {url: 'http://h'}\\nstalls: {admin: 'http://a', kind: nap}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls.kind must be one of block, spin (got "nap")
             `target: {url: 'http://h'}\\nstalls: {admin: 'http://a', duration: 1s, min_gap: 500ms}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls.min_gap must be >= 1s (got 500ms)
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nobjective: -1ms\\n` | score.yaml:3: objective must be a duration like 250ms, 1.5s or 2m (got "-1ms")

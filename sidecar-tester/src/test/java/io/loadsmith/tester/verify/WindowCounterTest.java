@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.loadsmith.tester.record.RequestRecord;
 import io.loadsmith.tester.transport.Outcome;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The per-window counts of docs/alignment.md on requests placed at the edges of one window [100, 200). */
@@ -79,5 +80,18 @@ class WindowCounterTest {
                 new Window(2, 300, 310, null), new Window(3, 900, 1100, null)), 0, 1000);
 
         assertThat(counter.coveredMetNanos()).isEqualTo(170);
+    }
+
+    @Test
+    void a_request_served_by_one_replica_counts_only_for_that_replicas_windows_and_one_of_none_for_both() {
+        Window first = new Window(0, 100, 200, null, "http://a");
+        Window second = new Window(0, 100, 200, null, "http://b");
+        WindowCounter counter = new WindowCounter(List.of(first, second), 0, 1000, Map.of(7, "http://a", 8, "http://b"));
+        counter.add(new RequestRecord(110, 110, 120, 0, 0, 200, Outcome.OK, 7));
+        counter.add(new RequestRecord(130, 130, 140, 0, 0, 200, Outcome.OK, 0));
+        counter.add(new RequestRecord(150, 150, 160, 0, 0, 200, Outcome.OK, 9));
+
+        assertThat(counter.sentDuring).containsExactly(3, 2);
+        assertThat(counter.overlapping).containsExactly(3, 2);
     }
 }

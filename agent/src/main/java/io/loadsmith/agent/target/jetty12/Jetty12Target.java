@@ -27,7 +27,7 @@ public final class Jetty12Target {
                         Gate.enter("org.eclipse.jetty.server.Server",
                                 named("handle").and(takesArguments(3))
                                         .and(takesArgument(0, named("org.eclipse.jetty.server.Request"))),
-                                "handle(Request, Response, Callback)"),
+                                "handle(Request, Response, Callback)").withResponseArgument(1),
                         Gate.enter("org.eclipse.jetty.server.internal.HttpChannelState$ChannelResponse",
                                 named("write").and(takesArguments(3)),
                                 "write(boolean, ByteBuffer, Callback)")));

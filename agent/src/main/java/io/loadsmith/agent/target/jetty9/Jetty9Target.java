@@ -26,7 +26,7 @@ public final class Jetty9Target {
                         Gate.enter("org.eclipse.jetty.server.Server",
                                 named("handle").and(takesArguments(1))
                                         .and(takesArgument(0, named("org.eclipse.jetty.server.HttpChannel"))),
-                                "handle(HttpChannel)"),
+                                "handle(HttpChannel)").withResponseArgument(0),
                         Gate.enter("org.eclipse.jetty.server.HttpChannel",
                                 named("sendResponse").and(takesArguments(4)),
                                 "sendResponse(MetaData.Response, ByteBuffer, boolean, Callback)")));

@@ -27,10 +27,10 @@ public final class ServletTarget {
                         Gate.around("jakarta.servlet.http.HttpServlet",
                                 named("service").and(takesArguments(2))
                                         .and(takesArgument(0, named("jakarta.servlet.http.HttpServletRequest"))),
-                                "service(HttpServletRequest, HttpServletResponse)"),
+                                "service(HttpServletRequest, HttpServletResponse)").withResponseArgument(1),
                         Gate.around("javax.servlet.http.HttpServlet",
                                 named("service").and(takesArguments(2))
                                         .and(takesArgument(0, named("javax.servlet.http.HttpServletRequest"))),
-                                "service(HttpServletRequest, HttpServletResponse)")));
+                                "service(HttpServletRequest, HttpServletResponse)").withResponseArgument(1)));
     }
 }

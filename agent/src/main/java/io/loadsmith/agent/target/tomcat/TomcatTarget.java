@@ -24,7 +24,7 @@ public final class TomcatTarget {
                 List.of(
                         Gate.enter("org.apache.catalina.connector.CoyoteAdapter",
                                 named("service").and(takesArguments(2)),
-                                "service(Request, Response)"),
+                                "service(Request, Response)").withResponseArgument(1),
                         Gate.enter("org.apache.coyote.Response",
                                 named("commit").or(named("sendHeaders")).and(takesArguments(0))
                                         .or(named("doWrite").and(takesArguments(1))),

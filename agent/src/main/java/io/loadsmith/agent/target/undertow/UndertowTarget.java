@@ -24,7 +24,7 @@ public final class UndertowTarget {
                 List.of(
                         Gate.enter("io.undertow.server.Connectors",
                                 named("executeRootHandler").and(takesArguments(2)),
-                                "executeRootHandler(HttpHandler, HttpServerExchange)"),
+                                "executeRootHandler(HttpHandler, HttpServerExchange)").withResponseArgument(1),
                         Gate.enter("io.undertow.server.HttpServerExchange",
                                 named("startResponse").and(takesArguments(0)),
                                 "startResponse()")));

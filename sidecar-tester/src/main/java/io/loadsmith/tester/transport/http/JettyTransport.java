@@ -11,6 +11,7 @@ import io.loadsmith.tester.transport.Exchange;
 import io.loadsmith.tester.transport.Outcome;
 import io.loadsmith.tester.transport.RequestSpec;
 import io.loadsmith.tester.transport.ResponseCheck;
+import io.loadsmith.tester.transport.ServedBy;
 import io.loadsmith.tester.transport.Transport;
 import java.io.EOFException;
 import java.io.IOException;
@@ -438,6 +439,7 @@ public final class JettyTransport implements Transport, TransportStats {
             }
             ResponseCheck check = spec.check();
             String failed = ResponseCheck.verdict(check, status, check == null ? null : body());
+            exchange.servedBy(ServedBy.ofHeader(response.getHeaders().get(ServedBy.HEADER)));
             finish(endNanos, status, Outcome.ofResponse(status, failed), failed);
         }
 

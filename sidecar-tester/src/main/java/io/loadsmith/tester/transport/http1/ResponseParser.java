@@ -1,5 +1,7 @@
 package io.loadsmith.tester.transport.http1;
 
+import io.loadsmith.tester.transport.ServedBy;
+
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -77,7 +79,11 @@ public final class ResponseParser {
     private static final int H_CONTENT_LENGTH = 1;
     private static final int H_TRANSFER_ENCODING = 2;
     private static final int H_CONNECTION = 4;
-    private static final int ALL_NAMES = H_CONTENT_LENGTH | H_TRANSFER_ENCODING | H_CONNECTION;
+    private static final int H_REPLICA = 8;
+    private static final int ALL_NAMES = H_CONTENT_LENGTH | H_TRANSFER_ENCODING | H_CONNECTION | H_REPLICA;
+    private static final byte[] REPLICA = ascii("loadsmith-replica");
+    /** The longest replica id kept from a {@code Loadsmith-Replica} header (the rest is ignored). */
+    private static final int MAX_REPLICA_BYTES = 128;
 
     // states, grouped: status line, header (and trailer) lines, chunk-size line, chunk end, bodies
     private static final int ST_VERSION = 0;
@@ -121,6 +127,10 @@ public final class ResponseParser {
 
     private int nameMask;
     private int nameLength;
+    private final byte[] replicaId = new byte[MAX_REPLICA_BYTES];
+    private int replicaLength;
+    private boolean replicaIdDone;
+    private int servedBy;
     private int header;
 
     private long contentLength;
@@ -245,6 +255,14 @@ public final class ResponseParser {
     }
 
     /** The final status code (after 1xx responses), or 0 before the status line has been read. */
+    /**
+     * The replica that answered, as the response's {@code Loadsmith-Replica} header names it (a number of
+     * {@link ServedBy}); {@link ServedBy#NONE} without the header.
+     */
+    public int servedBy() {
+        return servedBy;
+    }
+
     public int status() {
         return status;
     }
@@ -288,6 +306,7 @@ public final class ResponseParser {
         chunkedCount = 0;
         connectionClose = false;
         connectionKeepAlive = false;
+        servedBy = ServedBy.NONE;
     }
 
     // ---- status line
@@ -445,6 +464,9 @@ public final class ResponseParser {
             if ((mask & H_CONNECTION) != 0 && (n >= CONNECTION.length || CONNECTION[n] != lower)) {
                 mask &= ~H_CONNECTION;
             }
+            if ((mask & H_REPLICA) != 0 && (n >= REPLICA.length || REPLICA[n] != lower)) {
+                mask &= ~H_REPLICA;
+            }
             nameMask = mask;
         }
         nameLength++;
@@ -462,6 +484,10 @@ public final class ResponseParser {
         } else if ((mask & H_CONNECTION) != 0 && nameLength == CONNECTION.length) {
             header = H_CONNECTION;
             optionStart();
+        } else if ((mask & H_REPLICA) != 0 && nameLength == REPLICA.length) {
+            header = H_REPLICA;
+            replicaLength = 0;
+            replicaIdDone = false;
         } else {
             header = OTHER;
         }
@@ -473,7 +499,16 @@ public final class ResponseParser {
             case H_CONTENT_LENGTH -> lengthByte(b);
             case H_TRANSFER_ENCODING -> codingByte(b);
             case H_CONNECTION -> optionByte(b);
+            case H_REPLICA -> replicaByte(b);
             default -> { }
+        }
+    }
+
+    private void replicaByte(byte b) {
+        if (b == ';') {
+            replicaIdDone = true;
+        } else if (!replicaIdDone && b != ' ' && b != '\t' && replicaLength < MAX_REPLICA_BYTES) {
+            replicaId[replicaLength++] = b;
         }
     }
 
@@ -487,6 +522,8 @@ public final class ResponseParser {
                 }
             }
             case H_CONNECTION -> optionEnd();
+            case H_REPLICA -> servedBy = replicaLength == 0 ? ServedBy.NONE
+                    : ServedBy.number(new String(replicaId, 0, replicaLength, StandardCharsets.ISO_8859_1));
             default -> { }
         }
         if (result == Result.NEED_MORE) {

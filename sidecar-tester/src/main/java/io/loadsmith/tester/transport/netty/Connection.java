@@ -241,6 +241,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         ResponseCheck check = spec.check();
         String detail = ResponseCheck.verdict(check, status, check == null ? null : parser.body());
         Outcome outcome = Outcome.ofResponse(status, detail);
+        exchange.servedBy(parser.servedBy());
         if (!reuse) {
             disconnect();
         }

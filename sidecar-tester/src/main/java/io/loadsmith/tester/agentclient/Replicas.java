@@ -1,0 +1,200 @@
+package io.loadsmith.tester.agentclient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.stall.plan.SeededPlanSpec;
+import io.loadsmith.stall.plan.StallKind;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The agents of a service's replicas, armed together: {@code stalls.admin} lists several admin URLs, or
+ * gives one whose host is a DNS name with several addresses (what a headless Kubernetes Service resolves
+ * to), and each address is one agent on the same port. The admin API gives every arming its own run id, so
+ * each replica's run keeps the id its agent gave it.
+ *
+ * <pre>{@code
+ * List<URI> admins = Replicas.expand(List.of(URI.create("http://scored.default.svc:7070")), Replicas.DNS);
+ * Replicas replicas = Replicas.of(admins.stream().map(a -> AdminClient.of(a, token)).toList());
+ * List<ClockOffset> offsets = replicas.probe(clock, ClockProbe.DEFAULT_PROBES);
+ * List<AdminClient.Armed> armed = replicas.arm(spec, StallKind.BLOCK);
+ * }</pre>
+ *
+ * <p>Every call goes to the agents one after the other, in the order of {@link #agents()}; a failure names
+ * the agent (its {@link AdminException} does). Thread-safe.
+ */
+public final class Replicas {
+
+    /** Finds every address of a host name. */
+    @FunctionalInterface
+    public interface Resolver {
+        /** Every address of {@code host} (at least one). */
+        InetAddress[] resolve(String host) throws UnknownHostException;
+    }
+
+    /** The system's resolver: every A and AAAA record, through {@link InetAddress#getAllByName}. */
+    public static final Resolver DNS = InetAddress::getAllByName;
+
+    /**
+     * What one replica's agent did in a run.
+     *
+     * @param address   its admin URL (the {@code replica} of its stall rows in {@code results.json})
+     * @param replicaId the id its agent gives itself ({@code replica=} of the agent, in {@code GET /health});
+     *                  null when the agent does not say
+     * @param offset    its clock offset to the tester
+     * @param armed     what its {@code /arm} answered (its own run id)
+     * @param stalls    its stalls of the run, on its own clock
+     * @param missing   indices of its planned stalls inside the counted span that did not happen
+     * @param servedBy  the number its id has in the request log's served by (0 when it gives no id)
+     * @param requestsServed requests of the counted run whose answer named it
+     */
+    public record Replica(String address, String replicaId, ClockOffset offset, AdminClient.Armed armed,
+                          List<ServerStall> stalls, List<Integer> missing, int servedBy, long requestsServed) {
+
+        public Replica {
+            stalls = List.copyOf(stalls);
+            missing = List.copyOf(missing);
+        }
+    }
+
+    private final List<AdminClient> agents;
+
+    private Replicas(List<AdminClient> agents) {
+        this.agents = List.copyOf(agents);
+    }
+
+    /** The agents, in the order they are called. */
+    public static Replicas of(List<AdminClient> agents) {
+        if (agents.isEmpty()) {
+            throw new IllegalArgumentException("no agent to arm");
+        }
+        return new Replicas(agents);
+    }
+
+    /** The agents, in order. */
+    public List<AdminClient> agents() {
+        return agents;
+    }
+
+    /**
+     * One admin URL per replica: every URL as given, except that one whose host resolves to several
+     * addresses becomes one URL per address (same scheme, port and path), in the order of the addresses'
+     * text. A host whose addresses are all loopback ({@code localhost}: 127.0.0.1 and ::1) stays as given:
+     * those are one machine, not replicas. A URL found twice is kept once.
+     *
+     * @throws AdminException naming the URL, when its host cannot be resolved
+     */
+    public static List<URI> expand(List<URI> admins, Resolver resolver) throws AdminException {
+        List<URI> expanded = new ArrayList<>();
+        for (URI admin : admins) {
+            for (URI one : expandOne(admin, resolver)) {
+                if (!expanded.contains(one)) {
+                    expanded.add(one);
+                }
+            }
+        }
+        return List.copyOf(expanded);
+    }
+
+    private static List<URI> expandOne(URI admin, Resolver resolver) throws AdminException {
+        InetAddress[] addresses;
+        try {
+            addresses = resolver.resolve(admin.getHost());
+        } catch (UnknownHostException e) {
+            throw new AdminException("admin " + admin + ": cannot resolve " + admin.getHost() + " (" + e.getMessage()
+                    + "); is the name of the service's agents right?", 0, e);
+        }
+        if (addresses.length <= 1 || Arrays.stream(addresses).allMatch(InetAddress::isLoopbackAddress)) {
+            return List.of(admin);
+        }
+        List<URI> each = new ArrayList<>();
+        for (InetAddress address : Arrays.stream(addresses).sorted(Comparator.comparing(InetAddress::getHostAddress))
+                .toList()) {
+            try {
+                each.add(new URI(admin.getScheme(), admin.getUserInfo(), address.getHostAddress(), admin.getPort(),
+                        admin.getPath(), admin.getQuery(), admin.getFragment()));
+            } catch (URISyntaxException e) {
+                throw new IllegalStateException("admin " + admin + ": " + address + " makes no URL", e);
+            }
+        }
+        return each;
+    }
+
+    /** Each agent's clock offset to {@code testerClock}, in order. */
+    public List<ClockOffset> probe(Clock testerClock, int probes) throws IOException {
+        List<ClockOffset> offsets = new ArrayList<>();
+        for (AdminClient agent : agents) {
+            offsets.add(ClockProbe.measure(testerClock, agent::serverNanos, probes));
+        }
+        return offsets;
+    }
+
+    /** Arms every agent with the same seeded plan, in order; each answers with its own run id. */
+    public List<AdminClient.Armed> arm(SeededPlanSpec spec, StallKind kind) throws AdminException {
+        List<AdminClient.Armed> armed = new ArrayList<>();
+        for (AdminClient agent : agents) {
+            armed.add(agent.arm(spec, kind));
+        }
+        return armed;
+    }
+
+    /** Each agent's stalls of the run it armed ({@code armed}, in the same order). */
+    public List<List<ServerStall>> stalls(List<AdminClient.Armed> armed) throws AdminException {
+        List<List<ServerStall>> stalls = new ArrayList<>();
+        for (int i = 0; i < agents.size(); i++) {
+            stalls.add(agents.get(i).stalls(armed.get(i).runId()));
+        }
+        return stalls;
+    }
+
+    /** Each agent's id of itself ({@code replica} of {@code GET /health}), null where it does not say. */
+    public List<String> replicaIds() throws AdminException {
+        List<String> ids = new ArrayList<>();
+        for (AdminClient agent : agents) {
+            JsonNode replica = agent.health().path("replica");
+            ids.add(replica.isTextual() ? replica.asText() : null);
+        }
+        return ids;
+    }
+
+    /**
+     * Each replica's first page of {@code GET /stalls} for its run, as it answered, with its address in
+     * {@code replica}: {@code {"replicas": [{"replica": "http://10.0.0.7:7070", "run_id": ..., "stalls": [...]}]}}
+     * (the {@code agent-stalls.json} of a run with several agents).
+     */
+    public ObjectNode stallsJson(List<Replica> replicas) throws AdminException {
+        ObjectNode all = JsonNodeFactory.instance.objectNode();
+        ArrayNode each = all.putArray("replicas");
+        for (int i = 0; i < replicas.size(); i++) {
+            ObjectNode one = each.addObject().put("replica", replicas.get(i).address());
+            one.setAll((ObjectNode) agents.get(i).stallsJson(replicas.get(i).armed().runId(), 0));
+        }
+        return all;
+    }
+
+    /** Disarms every agent, even after one fails; then throws the first failure. */
+    public void disarmAll() throws AdminException {
+        AdminException first = null;
+        for (AdminClient agent : agents) {
+            try {
+                agent.disarm();
+            } catch (AdminException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}
