@@ -35,7 +35,9 @@ import java.util.TreeMap;
  * <p>The shards' timelines are put on one: the shard that started first on the wall clock ({@code start.epoch_ms})
  * is the reference; a shard that started d ms later has its seconds moved by d/1000 rounded (0 for shards
  * started together with {@code --start-at}) and its request times moved onto the reference's monotonic
- * clock ({@code t - start_ns(shard) + start_ns(ref) + d·10⁶}). Then {@value RequestLog#FILE_NAME} is merged
+ * clock ({@code t - start_ns(shard) + start_ns(ref) + d·10⁶}), or, when every shard ran with stalls, through
+ * the agent's clock ({@code t + offset_used(shard) - offset_used(ref)}), so that each send lies in the windows
+ * its shard counted it in. Then {@value RequestLog#FILE_NAME} is merged
  * in the order requests ended, {@value RunRecorder#HLOG_FILE_NAME} second by second and tag by tag with
  * HdrHistogram's {@code add} ({@link LaneMerge}), the run's latencies are read from the added intervals,
  * counts are summed, per-stall counts summed per stall (each shard aligned its sends with the stalls through
@@ -59,6 +61,30 @@ public final class ShardMerge {
         public boolean passed() {
             return verdicts.stream().allMatch(Slo.Verdict::pass);
         }
+    }
+
+    /**
+     * Whether every shard aligned its sends with the agent's stalls: the agent's clock then puts them on one
+     * timeline to the offsets' precision (shard i's time t is t + offset_i on the agent's clock), so that the
+     * merged sends fall in the same windows as each shard counted them; otherwise the wall-clock starts do,
+     * to their millisecond.
+     */
+    private static boolean onAgentClock(List<Part> parts) {
+        return parts.stream().allMatch(part -> part.run.clockOffsetUsedNs() != null);
+    }
+
+    /** The send lateness of the merged request log (each shard's figure is of its own sends only). */
+    private static RunResult.Lateness sendLateness(Path requestLog) throws IOException {
+        Histogram lateness = Histograms.create();
+        try (RequestLog.Reader records = RequestLog.read(requestLog)) {
+            while (records.hasNext()) {
+                var r = records.next();
+                if (r.sentNanos() >= 0) {
+                    lateness.recordValue(Histograms.micros(r.sentNanos() - r.intendedNanos()));
+                }
+            }
+        }
+        return ResultAssembler.lateness(lateness);
     }
 
     /** One shard's folder and what it says of itself. */
@@ -90,7 +116,8 @@ public final class ShardMerge {
         for (int i = 0; i < parts.size(); i++) {
             Part part = parts.get(i);
             long laterMs = part.epochMs() - ref.epochMs();
-            shiftNanos[i] = laterMs * 1_000_000L + ref.run.startNs() - part.run.startNs();
+            shiftNanos[i] = onAgentClock(parts) ? part.run.clockOffsetUsedNs() - ref.run.clockOffsetUsedNs()
+                    : laterMs * 1_000_000L + ref.run.startNs() - part.run.startNs();
             shiftSeconds[i] = Math.round(laterMs / 1000.0);
             seconds = Math.max(seconds, part.run.timeline().size() + shiftSeconds[i]);
             folders.add(part.dir);
@@ -103,11 +130,12 @@ public final class ShardMerge {
         Totals totals = new Totals(parts, shiftSeconds);
         LaneMerge.mergeIntervals(folders, shiftSeconds, seconds, out.resolve(RunRecorder.HLOG_FILE_NAME), totals::add);
         AtomicFiles.copy(ref.dir.resolve("scenario.yaml"), out.resolve("scenario.yaml"));
-        Path stalls = parts.get(0).dir.resolve("agent-stalls.json");
+        Path stalls = ref.dir.resolve("agent-stalls.json");
         if (Files.isRegularFile(stalls)) {
             AtomicFiles.copy(stalls, out.resolve("agent-stalls.json"));
         }
-        RunResult run = mergedRun(parts, ref, totals, shiftNanos, warnings);
+        RunResult run = mergedRun(parts, ref, totals, shiftNanos, warnings,
+                sendLateness(out.resolve(RequestLog.FILE_NAME)));
         List<Slo.Verdict> verdicts = slos(parts.get(0).file, out);
         List<ResultsFile.SloResult> sloResults = verdicts.stream()
                 .map(v -> new ResultsFile.SloResult(v.expr(), v.valueMillis(), v.valuePercent(), v.pass())).toList();
@@ -222,14 +250,14 @@ public final class ShardMerge {
     }
 
     private static RunResult mergedRun(List<Part> parts, Part ref, Totals totals, long[] shiftNanos,
-                                       List<String> mergeWarnings) {
+                                       List<String> mergeWarnings,
+                                       RunResult.Lateness sendLateness) {
         RunResult first = parts.get(0).run;
         long scheduled = 0, sent = 0, completed = 0, errors = 0, dropped = 0, skipped = 0, droppedAfterSend = 0;
         long serviceAbove = 0, correctedAbove = 0, waits = 0;
         double waitedMs = 0, waitedMaxMs = 0, achieved = 0, cpuMs = 0;
         long endNs = Long.MIN_VALUE;
         boolean interrupted = false;
-        double[] send = new double[3];
         double[] dispatch = new double[3];
         List<String> warnings = new ArrayList<>(mergeWarnings);
         for (int i = 0; i < parts.size(); i++) {
@@ -253,7 +281,6 @@ public final class ShardMerge {
             cpuMs += run.cost() == null || run.cost().cpuMsTotal() < 0 ? 0 : run.cost().cpuMsTotal();
             endNs = Math.max(endNs, run.endNs() + shiftNanos[i]);
             interrupted |= run.interrupted();
-            worst(send, run.sendLatenessMs());
             worst(dispatch, run.dispatchLatenessMs());
             for (String warning : run.warnings()) {
                 warnings.add("shard " + parts.get(i).index + ": " + warning);
@@ -267,14 +294,14 @@ public final class ShardMerge {
                 new RunResult.LatencyViews(ResultAssembler.latency(service), ResultAssembler.latency(corrected), null),
                 null, first.aboveObjective() == null ? null
                         : new RunResult.AboveObjective(first.aboveObjective().thresholdMs(), serviceAbove, correctedAbove),
-                new RunResult.Lateness(send[0], send[1], send[2]), new RunResult.Lateness(dispatch[0], dispatch[1], dispatch[2]),
+                sendLateness, new RunResult.Lateness(dispatch[0], dispatch[1], dispatch[2]),
                 new RunResult.Waits(waits, waitedMs, waitedMaxMs), achieved,
                 new RunResult.Cost(sent == 0 ? -1 : cpuMs * 1e6 / sent, cpuMs), totals.timeline,
                 new RunResult.Spectrum(ResultAssembler.spectrum(service), ResultAssembler.spectrum(corrected)),
                 steps(parts, totals), warnings, List.of(), RequestLog.FILE_NAME, RunRecorder.HLOG_FILE_NAME);
         if (first.stallSummary() != null) {
             merged = merged.withAlignment("", first.arm() == null ? first.name() : first.arm(),
-                    stalls(parts, shiftNanos, first));
+                    stalls(parts, shiftNanos, ref.run));
         }
         return first.transport() == null ? merged : merged.withTransport(first.transport());
     }
@@ -316,7 +343,7 @@ public final class ShardMerge {
      * Per stall, the shards' counts summed (each shard aligned its own sends through its own clock offset),
      * the window's times moved onto the merged timeline, the agent's held count taken once.
      */
-    private static RunResult.Aligned stalls(List<Part> parts, long[] shiftNanos, RunResult first) {
+    private static RunResult.Aligned stalls(List<Part> parts, long[] shiftNanos, RunResult ref) {
         Map<Integer, RunResult.StallRow> byIndex = new TreeMap<>();
         long sent = 0;
         long overlapping = 0;
@@ -348,9 +375,9 @@ public final class ShardMerge {
         RunResult.StallSummary summary = new RunResult.StallSummary(met, sentDuring, share, share > 0.01, sent,
                 overlapping, List.copyOf(missing));
         return new RunResult.Aligned(List.copyOf(byIndex.values()), summary,
-                first.clockOffsetNs() == null ? 0 : first.clockOffsetNs(),
-                first.clockUncertaintyNs() == null ? 0 : first.clockUncertaintyNs(),
-                first.clockOffsetUsedNs() == null ? 0 : first.clockOffsetUsedNs(), first.runId());
+                ref.clockOffsetNs() == null ? 0 : ref.clockOffsetNs(),
+                ref.clockUncertaintyNs() == null ? 0 : ref.clockUncertaintyNs(),
+                ref.clockOffsetUsedNs() == null ? 0 : ref.clockOffsetUsedNs(), ref.runId());
     }
 
     /** The shards' stall-aligned series added bin by bin (when drawn on the same bins); null without stalls. */
