@@ -34,6 +34,12 @@ class PauseObserverIT {
         await().until(() -> observerThreads().isEmpty());
     }
 
+    /** The threads of an observer closed by an earlier test end a moment after its close: wait for them. */
+    @org.junit.jupiter.api.BeforeEach
+    void noObserverThreadIsLeftFromAnEarlierTest() {
+        await().until(() -> observerThreads().isEmpty());
+    }
+
     @Test
     void without_jfr_the_sleeper_alone_runs_and_reports_no_safepoints() {
         try (PauseObserver observer = PauseObserver.start(Clock.system(), PauseObserver.DEFAULT_SLEEPER_THRESHOLD_NANOS, 10, false)) {
