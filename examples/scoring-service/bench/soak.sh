@@ -2,8 +2,9 @@
 # The soak: the scoring service with the loadsmith agent, 100 ms stalls about every 2 s (a seeded plan:
 # mean interval 2 s, min gap 500 ms, kind block) and an open loop at 2,000 requests/s (a `loadsmith run` of
 # a scenario with a `stalls:` block) for 30 minutes. Every SAMPLE_S it runs a full GC in both JVMs
-# (jcmd PID GC.run, which itself pauses the JVM) and records the heap after it (jstat -gc: S0U+S1U+EU+OU),
-# their thread counts and the agent's stall records (/metrics: windows ended, records dropped).
+# (jcmd PID GC.run, which itself pauses the JVM) and records the heap after it (jstat -gc: OU, the old
+# generation, where a full GC leaves everything live; eden refills at 2,000/s in the second or two jstat
+# takes to start, so counting it made the figure swing by tens of MB between samples), their thread counts and the agent's stall records (/metrics: windows ended, records dropped).
 # At the end it prints a table:
 #   - heap after GC of the service and of the tester at BASELINE_S vs at the end, and the growth (aim <= 10 %);
 #   - request threads held after the last window (a thread dump of the service: threads in the stall gate);
@@ -103,7 +104,7 @@ echo "# tester pid $tester_pid: $rate/s for ${duration_s}s; a sample every ${sam
 heap_after_gc_kb() {
   jcmd "$1" GC.run >/dev/null 2>&1 || return 1
   jstat -gc "$1" | awk 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i }
-    NR == 2 { printf "%.0f", $col["S0U"] + $col["S1U"] + $col["EU"] + $col["OU"] }'
+    NR == 2 { printf "%.0f", $col["OU"] }'
 }
 thread_count() { awk '/^Threads:/ { print $2 }' "/proc/$1/status"; }
 metric() { awk -v name="$1" '$1 == name { printf "%.0f", $2 }' "$out/metrics.txt"; }

@@ -54,8 +54,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the caps of {@link AdminConfig} cannot be raised through the API.
  *
  * <p>Slow clients are bounded by the server's own executor ({@link AdminWorkers}), never by the JDK
- * server's JVM-wide properties: one exchange may take {@link #EXCHANGE_LIMIT_MILLIS}, or
- * {@link #CROWDED_LIMIT_MILLIS} while other connections wait, and then its connection is closed.
+ * server's JVM-wide properties: one exchange may take {@link #EXCHANGE_LIMIT_MILLIS}; while other
+ * connections wait for a worker, it may read its request for {@link #CROWDED_READ_LIMIT_MILLIS} and take
+ * {@link #CROWDED_LIMIT_MILLIS} in all; then its connection is closed.
  *
  * <p>The JDK server delays small keep-alive responses by up to 40 ms unless
  * {@code sun.net.httpserver.nodelay} is true (Nagle's algorithm against delayed ACKs), which would spoil
@@ -73,6 +74,12 @@ public final class AdminServer implements AutoCloseable {
     static final long EXCHANGE_LIMIT_MILLIS = 5_000;
     /** How long one exchange may hold a worker while other connections wait for one. */
     static final long CROWDED_LIMIT_MILLIS = 1_000;
+    /**
+     * How long one exchange may read its request while other connections wait for a worker: a request of
+     * a well-behaved client arrives in microseconds on loopback, and a fresh call in a crowd of half-sent
+     * requests must be answered within 100 ms.
+     */
+    static final long CROWDED_READ_LIMIT_MILLIS = 20;
     private static final AtomicInteger THREAD_NUMBER = new AtomicInteger();
     private static final String JSON_TYPE = "application/json";
 
@@ -104,7 +111,8 @@ public final class AdminServer implements AutoCloseable {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
         AdminWorkers executor = new AdminWorkers(WORKER_THREADS, TimeUnit.MILLISECONDS.toNanos(EXCHANGE_LIMIT_MILLIS),
-                TimeUnit.MILLISECONDS.toNanos(CROWDED_LIMIT_MILLIS), Clock.system(), AdminServer::newThread);
+                TimeUnit.MILLISECONDS.toNanos(CROWDED_LIMIT_MILLIS), TimeUnit.MILLISECONDS.toNanos(CROWDED_READ_LIMIT_MILLIS),
+                Clock.system(), AdminServer::newThread);
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(host, config.port()), 64);
@@ -204,6 +212,7 @@ public final class AdminServer implements AutoCloseable {
         }
 
         void handle(HttpExchange exchange) {
+            AdminWorkers.requestHeadersRead();
             try (exchange) {
                 try {
                     route(exchange);
@@ -561,7 +570,7 @@ public final class AdminServer implements AutoCloseable {
         }
 
         private static final String SLOW_BODY = "body: not received in time (a request may take "
-                + EXCHANGE_LIMIT_MILLIS / 1000 + " s, " + CROWDED_LIMIT_MILLIS / 1000 + " s while other connections wait); "
+                + EXCHANGE_LIMIT_MILLIS / 1000 + " s, or " + CROWDED_READ_LIMIT_MILLIS + " ms while other connections wait); "
                 + "the connection is closed";
 
         /** Drains what is left of an oversized body and gives its 413, which a cut meanwhile answers in its place. */

@@ -5,6 +5,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -13,11 +14,17 @@ import java.util.concurrent.TimeUnit;
  * The admin server's executor, which keeps slow clients from starving the API without touching the JDK
  * server's JVM-wide properties. The JDK server hands a connection to its executor once the connection's
  * first bytes arrive, and then reads the request and runs the handler on the worker thread, blocking.
- * So each exchange runs on one of a fixed number of workers, and a watchdog interrupts a worker (which
- * closes that connection: its socket channel is interruptible) when the exchange has run longer than
- * {@code exchangeLimitNanos}, or longer than {@code crowdedLimitNanos} while other connections wait. Waiting
- * exchanges are taken newest first (so a fresh call gets the next free worker, ahead of a crowd of idle
- * ones), and one that waited longer than {@code exchangeLimitNanos} is closed unread.
+ * So each exchange runs on one of a fixed number of workers, and a worker is interrupted (which closes
+ * that connection: its socket channel is interruptible) when its exchange has run longer than
+ * {@code exchangeLimitNanos}, or, while other connections wait for a worker, when it has been reading its
+ * request for longer than {@code crowdedReadLimitNanos} or has run longer than {@code crowdedLimitNanos}.
+ * The crowd is looked at when a connection arrives and no worker is free, not on a tick, so a fresh call
+ * in a crowd of half-sent requests waits about {@code crowdedReadLimitNanos} at most. Waiting exchanges
+ * are taken newest first (so a fresh call gets the next free worker, ahead of the crowd), and one that
+ * waited longer than {@code exchangeLimitNanos} is closed unread.
+ *
+ * <p>An exchange reads its request until its handler says the request line and headers are in
+ * ({@link #requestHeadersRead}), and again while it reads a body with an answer left for a cut.
  *
  * <p>While the exchange's handler reads the request body it may leave an answer for the cut
  * ({@link #answerOnCut}): the watchdog then has it written (the 408, or the 413 of a body being drained)
@@ -25,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  * answer is out, or after {@link #ANSWER_LIMIT_MILLIS} if the client does not take it. Writing the answer
  * and interrupting both concern the exchange that left it, never a later one of the same worker.
  *
- * <p>Thread-safe. The watchdog runs on its own daemon thread every {@link #TICK_MILLIS} ms.
+ * <p>Thread-safe. The watchdog runs on its own daemon thread every {@link #TICK_MILLIS} ms, and at the
+ * moment a crowded reader reaches its limit.
  */
 final class AdminWorkers implements Executor {
 
@@ -42,6 +50,8 @@ final class AdminWorkers implements Executor {
     private final Clock clock;
     private final long exchangeLimitNanos;
     private final long crowdedLimitNanos;
+    private final long crowdedReadLimitNanos;
+    private boolean crowdCheckScheduled; // guarded by this
     private volatile boolean closed;
 
     private record Waiting(Runnable task, long sinceNanos) {
@@ -53,6 +63,7 @@ final class AdminWorkers implements Executor {
         private Runnable current;
         private long startNanos;
         private boolean interrupted;
+        private boolean headersRead;
         private long generation;
         private Runnable answerOnCut;
         private long answerPendingSinceNanos = -1;
@@ -75,6 +86,7 @@ final class AdminWorkers implements Executor {
                     current = next.task();
                     startNanos = clock.nanoTime();
                     interrupted = false;
+                    headersRead = false;
                     generation++;
                     answerOnCut = null;
                     answerPendingSinceNanos = -1;
@@ -109,23 +121,48 @@ final class AdminWorkers implements Executor {
             }
             long ranNanos = nowNanos - startNanos;
             if (ranNanos > exchangeLimitNanos || crowded && ranNanos > crowdedLimitNanos) {
-                interrupted = true;
-                Runnable answer = answerOnCut;
-                answerOnCut = null;
-                if (answer == null) {
-                    thread.interrupt();
-                    return;
-                }
-                answerPendingSinceNanos = nowNanos;
-                long cutGeneration = generation;
-                answerer.execute(() -> {
-                    try {
-                        answer.run();
-                    } finally {
-                        interruptNow(cutGeneration);
-                    }
-                });
+                cut(nowNanos);
             }
+        }
+
+        /** Since when this worker's exchange reads its request, or -1 when it does not (idle, handling, cut). */
+        synchronized long readingSinceNanos() {
+            boolean reading = current != null && !interrupted && (!headersRead || answerOnCut != null);
+            return reading ? startNanos : -1;
+        }
+
+        /** Idle, or cut and about to take the next waiting exchange. */
+        synchronized boolean freeOrFreeing() {
+            return current == null || interrupted;
+        }
+
+        /** Cuts the exchange if it still reads the request it read since {@code sinceNanos}. */
+        synchronized boolean cutReader(long sinceNanos, long nowNanos) {
+            if (readingSinceNanos() != sinceNanos) {
+                return false;
+            }
+            cut(nowNanos);
+            return true;
+        }
+
+        /** Closes the exchange's connection, writing the answer it left for a cut first if there is one. */
+        private void cut(long nowNanos) {
+            interrupted = true;
+            Runnable answer = answerOnCut;
+            answerOnCut = null;
+            if (answer == null) {
+                thread.interrupt();
+                return;
+            }
+            answerPendingSinceNanos = nowNanos;
+            long cutGeneration = generation;
+            answerer.execute(() -> {
+                try {
+                    answer.run();
+                } finally {
+                    interruptNow(cutGeneration);
+                }
+            });
         }
 
         /** Interrupts the worker if it still runs the exchange of {@code cutGeneration}. */
@@ -134,6 +171,10 @@ final class AdminWorkers implements Executor {
                 answerPendingSinceNanos = -1;
                 thread.interrupt();
             }
+        }
+
+        synchronized void headersRead() {
+            headersRead = true;
         }
 
         synchronized void leaveAnswer(Runnable answer) {
@@ -156,13 +197,16 @@ final class AdminWorkers implements Executor {
      * Starts {@code threads} workers and the watchdog.
      *
      * @param exchangeLimitNanos how long one exchange (reading the request, handling, answering) may take
-     * @param crowdedLimitNanos  how long one exchange may take while other connections wait for a worker
-     * @param clock              the clock of those limits (the system's: they concern real sockets)
+     * @param crowdedLimitNanos     how long one exchange may take while other connections wait for a worker
+     * @param crowdedReadLimitNanos how long one exchange may read its request while other connections wait
+     * @param clock                 the clock of those limits (the system's: they concern real sockets)
      */
-    AdminWorkers(int threads, long exchangeLimitNanos, long crowdedLimitNanos, Clock clock, ThreadFactory threadFactory) {
+    AdminWorkers(int threads, long exchangeLimitNanos, long crowdedLimitNanos, long crowdedReadLimitNanos, Clock clock,
+                 ThreadFactory threadFactory) {
         this.clock = clock;
         this.exchangeLimitNanos = exchangeLimitNanos;
         this.crowdedLimitNanos = crowdedLimitNanos;
+        this.crowdedReadLimitNanos = crowdedReadLimitNanos;
         this.workers = new Worker[threads];
         for (int i = 0; i < threads; i++) {
             workers[i] = new Worker();
@@ -171,6 +215,18 @@ final class AdminWorkers implements Executor {
         watchdog = Executors.newSingleThreadScheduledExecutor(threadFactory);
         answerer = Executors.newSingleThreadExecutor(threadFactory);
         watchdog.scheduleWithFixedDelay(this::watch, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * On a worker thread: the exchange's request line and headers are in (its handler runs), so it no longer
+     * counts as reading its request, except while it reads a body with an answer left for a cut. Elsewhere:
+     * does nothing.
+     */
+    static void requestHeadersRead() {
+        Worker worker = CURRENT.get();
+        if (worker != null) {
+            worker.headersRead();
+        }
     }
 
     /**
@@ -206,6 +262,7 @@ final class AdminWorkers implements Executor {
     @Override
     public void execute(Runnable task) {
         waiting.addLast(new Waiting(task, clock.nanoTime()));
+        relieveCrowd();
     }
 
     private void watch() {
@@ -213,6 +270,65 @@ final class AdminWorkers implements Executor {
         boolean crowded = !waiting.isEmpty();
         for (Worker worker : workers) {
             worker.cutIfOverdue(now, crowded);
+        }
+        relieveCrowd();
+    }
+
+    /**
+     * When more connections wait than workers are free (or cut already), cuts as many of the exchanges that
+     * have been reading their request for longer than {@code crowdedReadLimitNanos}, oldest first; if that is
+     * not enough and younger readers remain, looks again when the oldest of them reaches the limit. Runs on the JDK
+     * server's dispatcher thread (from {@link #execute}) and on the watchdog's, and only interrupts or hands
+     * an answer to the answer thread, so it never blocks either.
+     */
+    private synchronized void relieveCrowd() {
+        if (closed) {
+            return;
+        }
+        int free = 0;
+        for (Worker worker : workers) {
+            free += worker.freeOrFreeing() ? 1 : 0;
+        }
+        int wanted = waiting.size() - free;
+        long now = clock.nanoTime();
+        while (wanted > 0) {
+            Worker oldest = null;
+            long oldestSince = Long.MAX_VALUE;
+            for (Worker worker : workers) {
+                long since = worker.readingSinceNanos();
+                if (since >= 0 && since < oldestSince) {
+                    oldest = worker;
+                    oldestSince = since;
+                }
+            }
+            if (oldest == null) {
+                return;
+            }
+            long readNanos = now - oldestSince;
+            if (readNanos < crowdedReadLimitNanos) {
+                scheduleCrowdCheck(crowdedReadLimitNanos - readNanos);
+                return;
+            }
+            if (oldest.cutReader(oldestSince, now)) {
+                wanted--;
+            }
+        }
+    }
+
+    private void scheduleCrowdCheck(long delayNanos) {
+        if (crowdCheckScheduled) {
+            return;
+        }
+        crowdCheckScheduled = true;
+        try {
+            watchdog.schedule(() -> {
+                synchronized (this) {
+                    crowdCheckScheduled = false;
+                }
+                relieveCrowd();
+            }, delayNanos + 1, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closing) {
+            crowdCheckScheduled = false;
         }
     }
 

@@ -1,5 +1,7 @@
 package io.loadsmith.stall.gate;
 
+import io.loadsmith.stall.clock.ManualClock;
+
 import io.loadsmith.stall.plan.StallKind;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;

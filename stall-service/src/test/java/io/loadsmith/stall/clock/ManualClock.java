@@ -1,11 +1,9 @@
-package io.loadsmith.stall.gate;
-
-import io.loadsmith.stall.clock.Clock;
+package io.loadsmith.stall.clock;
 
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A clock that moves only when the test says so. */
-final class ManualClock implements Clock {
+public final class ManualClock implements Clock {
     private final AtomicLong nowNanos = new AtomicLong(1_000_000_000L);
 
     @Override
@@ -13,7 +11,11 @@ final class ManualClock implements Clock {
         return nowNanos.get();
     }
 
-    void set(long nanos) {
+    public void set(long nanos) {
         nowNanos.set(nanos);
+    }
+
+    public void advance(long nanos) {
+        nowNanos.addAndGet(nanos);
     }
 }

@@ -1,0 +1,195 @@
+package io.loadsmith.stall.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.loadsmith.stall.clock.ManualClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Which exchange the admin server's executor cuts when a connection arrives in a crowd, on a clock that
+ * moves only when the test says so: the decision is the clock's, not the box's speed. The exchanges are
+ * tasks that block until interrupted, as the JDK server's do while they read a socket.
+ */
+@Timeout(60)
+class AdminWorkersTest {
+
+    private static final long MS = 1_000_000;
+    private static final long EXCHANGE_LIMIT = 5_000 * MS;
+    private static final long CROWDED_LIMIT = 1_000 * MS;
+    private static final long CROWDED_READ_LIMIT = 20 * MS;
+
+    private final ManualClock clock = new ManualClock();
+    private final List<AdminWorkers> started = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        started.forEach(AdminWorkers::close);
+    }
+
+    @Test
+    void an_arrival_with_every_worker_busy_cuts_the_oldest_reader_past_the_read_limit_and_runs_on_its_worker() throws Exception {
+        AdminWorkers workers = workers(2);
+        Exchange oldest = Exchange.reading();
+        Exchange younger = Exchange.reading();
+        runNow(workers, oldest);
+        clock.advance(10 * MS);
+        runNow(workers, younger);
+        clock.advance(15 * MS); // oldest read 25 ms, younger 15 ms
+
+        Exchange fresh = Exchange.handling();
+        workers.execute(fresh);
+
+        assertThat(oldest.cut()).as("cut as the fresh call arrives, before any tick").isTrue();
+        assertThat(younger.cut()).isFalse();
+        await().atMost(Duration.ofSeconds(10)).until(fresh::started);
+        assertThat(younger.cut()).as("one waiting call, one cut").isFalse();
+    }
+
+    @Test
+    void a_reader_under_the_limit_is_cut_when_it_reaches_it() throws Exception {
+        AdminWorkers workers = workers(1);
+        Exchange reader = Exchange.reading();
+        runNow(workers, reader);
+        clock.advance(5 * MS);
+
+        Exchange fresh = Exchange.handling();
+        workers.execute(fresh);
+        assertThat(reader.cut()).isFalse();
+        clock.advance(15 * MS + 1);
+
+        await().atMost(Duration.ofSeconds(10)).until(fresh::started);
+        assertThat(reader.cut()).isTrue();
+    }
+
+    @Test
+    void only_as_many_readers_are_cut_as_calls_wait_and_exchanges_past_their_headers_are_left_to_the_crowded_limit() throws Exception {
+        AdminWorkers workers = workers(3);
+        Exchange handler = Exchange.handling();
+        Exchange first = Exchange.reading();
+        Exchange second = Exchange.reading();
+        runNow(workers, handler);
+        clock.advance(MS);
+        runNow(workers, first);
+        clock.advance(MS);
+        runNow(workers, second);
+        clock.advance(500 * MS);
+
+        Exchange fresh = Exchange.handling();
+        workers.execute(fresh);
+
+        assertThat(first.cut()).isTrue();
+        assertThat(second.cut()).isFalse();
+        assertThat(handler.cut()).as("its handler runs: only the 1 s crowded limit applies").isFalse();
+        await().atMost(Duration.ofSeconds(10)).until(fresh::started);
+        assertThat(second.cut()).isFalse();
+        assertThat(handler.cut()).isFalse();
+    }
+
+    @Test
+    void a_reader_past_the_limit_is_left_alone_while_a_worker_is_free() throws Exception {
+        AdminWorkers workers = workers(2);
+        Exchange reader = Exchange.reading();
+        runNow(workers, reader);
+        clock.advance(100 * MS);
+
+        Exchange fresh = Exchange.handling();
+        workers.execute(fresh);
+
+        await().atMost(Duration.ofSeconds(10)).until(fresh::started);
+        assertThat(reader.cut()).isFalse();
+    }
+
+    @Test
+    void a_body_being_read_counts_as_reading_and_its_answer_is_written_before_the_cut() throws Exception {
+        AdminWorkers workers = workers(1);
+        CountDownLatch answered = new CountDownLatch(1);
+        Exchange body = new Exchange(true, answered::countDown);
+        runNow(workers, body);
+        clock.advance(CROWDED_READ_LIMIT + 1);
+
+        Exchange fresh = Exchange.handling();
+        workers.execute(fresh);
+
+        assertThat(answered.await(10, TimeUnit.SECONDS)).as("the answer left for the cut was written").isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(fresh::started);
+        assertThat(body.cut()).isTrue();
+    }
+
+    private AdminWorkers workers(int threads) {
+        AdminWorkers workers = new AdminWorkers(threads, EXCHANGE_LIMIT, CROWDED_LIMIT, CROWDED_READ_LIMIT, clock, task -> {
+            Thread thread = new Thread(task, "admin-workers-test");
+            thread.setDaemon(true);
+            return thread;
+        });
+        started.add(workers);
+        return workers;
+    }
+
+    private static void runNow(AdminWorkers workers, Exchange exchange) throws InterruptedException {
+        workers.execute(exchange);
+        assertThat(exchange.running.await(10, TimeUnit.SECONDS)).as("a worker took the exchange").isTrue();
+    }
+
+    /**
+     * An exchange that blocks until interrupted, after its handler has started ({@code headersRead}) or
+     * before, and that may leave an answer for a cut, as the admin server's body reading does.
+     */
+    private static final class Exchange implements Runnable {
+        private final boolean headersRead;
+        private final Runnable answerOnCut;
+        private final CountDownLatch running = new CountDownLatch(1);
+        private volatile Thread worker;
+        private volatile boolean cut;
+
+        Exchange(boolean headersRead, Runnable answerOnCut) {
+            this.headersRead = headersRead;
+            this.answerOnCut = answerOnCut;
+        }
+
+        static Exchange reading() {
+            return new Exchange(false, null);
+        }
+
+        static Exchange handling() {
+            return new Exchange(true, null);
+        }
+
+        @Override
+        public void run() {
+            if (headersRead) {
+                AdminWorkers.requestHeadersRead();
+            }
+            if (answerOnCut != null) {
+                AdminWorkers.answerOnCut(answerOnCut);
+            }
+            worker = Thread.currentThread();
+            running.countDown();
+            while (!Thread.currentThread().isInterrupted()) {
+                LockSupport.park(this); // returns on an interrupt and, unlike a wait, keeps the flag set
+            }
+            cut = true;
+        }
+
+        boolean started() {
+            return running.getCount() == 0;
+        }
+
+        /**
+         * Whether the worker was interrupted: its flag is set from the moment of the cut until the exchange
+         * has ended, and {@code cut} from just before it ends.
+         */
+        boolean cut() {
+            Thread thread = worker;
+            return thread != null && thread.isInterrupted() || cut;
+        }
+    }
+}
