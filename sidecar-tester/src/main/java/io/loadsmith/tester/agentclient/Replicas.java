@@ -8,6 +8,7 @@ import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
 
+import io.loadsmith.tester.result.RunResult;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
@@ -58,9 +59,11 @@ public final class Replicas {
      * @param missing   indices of its planned stalls inside the counted span that did not happen
      * @param servedBy  the number its id has in the request log's served by (0 when it gives no id)
      * @param requestsServed requests of the counted run whose answer named it
+     * @param lost      when its agent stopped answering during the run, what that left unknown; else null
      */
     public record Replica(String address, String replicaId, ClockOffset offset, AdminClient.Armed armed,
-                          List<ServerStall> stalls, List<Integer> missing, int servedBy, long requestsServed) {
+                          List<ServerStall> stalls, List<Integer> missing, int servedBy, long requestsServed,
+                          RunResult.AgentLost lost) {
 
         public Replica {
             stalls = List.copyOf(stalls);
@@ -166,21 +169,6 @@ public final class Replicas {
             ids.add(replica.isTextual() ? replica.asText() : null);
         }
         return ids;
-    }
-
-    /**
-     * Each replica's first page of {@code GET /stalls} for its run, as it answered, with its address in
-     * {@code replica}: {@code {"replicas": [{"replica": "http://10.0.0.7:7070", "run_id": ..., "stalls": [...]}]}}
-     * (the {@code agent-stalls.json} of a run with several agents).
-     */
-    public ObjectNode stallsJson(List<Replica> replicas) throws AdminException {
-        ObjectNode all = JsonNodeFactory.instance.objectNode();
-        ArrayNode each = all.putArray("replicas");
-        for (int i = 0; i < replicas.size(); i++) {
-            ObjectNode one = each.addObject().put("replica", replicas.get(i).address());
-            one.setAll((ObjectNode) agents.get(i).stallsJson(replicas.get(i).armed().runId(), 0));
-        }
-        return all;
     }
 
     /** Disarms every agent, even after one fails; then throws the first failure. */

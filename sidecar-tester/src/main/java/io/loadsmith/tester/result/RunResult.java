@@ -237,11 +237,12 @@ public record RunResult(
      * @param missing            its planned stalls inside the counted span that did not happen
      * @param servedBy           the number its id has in {@code requests.bin}'s served by (0: it gives no id)
      * @param requestsServed     requests of the counted run whose answer named it ({@code Loadsmith-Replica})
+     * @param agentLost          its agent stopped answering during the run; null when it answered to the end
      */
     public record ReplicaUsed(@JsonProperty(required = true) String address, String replicaId,
                               @JsonProperty(required = true) String runId, long clockOffsetNs,
                               long clockUncertaintyNs, long clockOffsetUsedNs, int stalls, List<Integer> missing,
-                              int servedBy, long requestsServed) {
+                              int servedBy, long requestsServed, AgentLost agentLost) {
 
         public ReplicaUsed {
             missing = missing == null ? List.of() : List.copyOf(missing);

@@ -20,7 +20,9 @@ import io.loadsmith.tester.engine.LoadTest;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RunListener;
+import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.record.RequestRecord;
 import io.loadsmith.tester.result.ResultsFile;
@@ -30,14 +32,19 @@ import io.loadsmith.tester.transport.ServedBy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
 
 /**
  * A {@link StalledRun} against several replicas of a service, each with its agent ({@link Replicas}):
  * probes every agent's clock before the run (one that cannot be reached fails the run before it starts,
  * naming it), arms them all at the counted start with the same seeded plan (each gives its run its own id),
- * fetches each one's stalls after the grace, disarms them all, and aligns the run's requests with every
+ * fetches each one's stalls as the run goes and after the grace ({@link StallFeed}: an agent that stops
+ * answering keeps the windows fetched before, and its replica gets an {@code agent_lost}; the run's is the
+ * first agent lost), disarms them all, and aligns the run's requests with every
  * replica's windows, each moved to the tester's clock through its own offset. A window keeps its replica
  * ({@link StallWindow#replica()}, the agent's place in the list): a request that names the replica that
  * served it counts only for that replica's windows, one that does not counts against every replica's.
@@ -52,73 +59,138 @@ final class ReplicatedRun {
                                   AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer,
                                   TesterPauses self) throws IOException {
         Replicas replicas = Replicas.of(stalls.replicas());
-        List<ClockOffset> offsets = replicas.probe(lanes.get(0).scheduler(), ClockProbe.DEFAULT_PROBES);
+        Scheduler clock = lanes.get(0).scheduler();
+        List<ClockOffset> offsets = replicas.probe(clock, ClockProbe.DEFAULT_PROBES);
         List<String> ids = replicas.replicaIds();
         int[] servedBy = new int[ids.size()];
         for (int r = 0; r < ids.size(); r++) {
             servedBy[r] = ids.get(r) == null ? ServedBy.NONE : ServedBy.number(ids.get(r));
         }
-        Arming arming = new Arming(replicas, stalls, tester.durationNanos());
-        RunResult result = LoadTest.run(tester.stall(true), lanes, source, runDir,
-                self == null ? arming : self.around(arming), control, writer);
+        Arming arming = new Arming(replicas, stalls, tester.durationNanos(), clock::nanoTime,
+                !(clock instanceof VirtualScheduler));
+        RunResult result;
+        try {
+            result = LoadTest.run(tester.stall(true), lanes, source, runDir,
+                    self == null ? arming : self.around(arming), control, writer);
+        } catch (IOException | RuntimeException e) {
+            arming.closeFeeds();
+            throw e;
+        }
         if (arming.failure != null) {
-            disarmQuietly(replicas);
+            arming.closeFeeds();
+            disarmQuietly(replicas.agents(), null);
             throw arming.failure;
         }
-        List<List<ServerStall>> recorded;
+        List<StallFeed.Fetched> fetched;
+        try {
+            fetched = arming.finishFeeds();
+        } catch (AdminException e) {
+            disarmQuietly(replicas.agents(), null);
+            throw e;
+        }
         ResultsFile.Versions versions;
         try {
-            recorded = replicas.stalls(arming.armed);
-            versions = StalledRun.withAgent(stalls.admin());
+            versions = versions(replicas.agents(), fetched);
         } finally {
-            replicas.disarmAll();
+            disarm(replicas.agents(), fetched);
         }
-        long countEndNanos = arming.countStartNanos + tester.durationNanos();
+        long countedNanos = Math.round(result.durationMs() * 1e6); // the configured duration, or until a user stop
+        long countEndNanos = arming.countStartNanos + countedNanos;
         List<StallWindow> windows = new ArrayList<>();
         List<ServerStall> every = new ArrayList<>();
         List<Replicas.Replica> done = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
-        for (int r = 0; r < recorded.size(); r++) {
+        for (int r = 0; r < fetched.size(); r++) {
+            StallFeed.Fetched feed = fetched.get(r);
             ClockOffset aligning = offsets.get(r).forAlignment();
             List<Integer> indices = new ArrayList<>();
-            for (ServerStall stall : recorded.get(r)) {
+            for (ServerStall stall : feed.stalls()) {
                 windows.add(stall.onTesterClock(aligning, r));
                 indices.add(stall.index());
             }
             AdminClient.Armed armed = arming.armed.get(r);
-            List<Integer> missing = MissingStalls.missing(armed.stalls(),
-                    aligning.toTesterNanos(armed.armedAtNanos()), countEndNanos, indices);
+            long armedAtTesterNanos = aligning.toTesterNanos(armed.armedAtNanos());
+            List<Integer> missing = MissingStalls.missing(armed.stalls(), armedAtTesterNanos,
+                    feed.confirmedUntilNanos(countEndNanos), indices);
             String address = replicas.agents().get(r).base().toString();
             String warning = MissingStalls.warning(missing);
             if (warning != null) {
                 warnings.add("replica " + address + ": " + warning);
             }
-            every.addAll(recorded.get(r));
-            done.add(new Replicas.Replica(address, ids.get(r), offsets.get(r), armed, recorded.get(r), missing,
-                    servedBy[r], 0));
+            RunResult.AgentLost lost = !feed.lost() ? null : StallFeed.agentLost(feed, armed.stalls(),
+                    armedAtTesterNanos, arming.countStartNanos, countEndNanos, missing);
+            if (lost != null) {
+                warnings.add("replica " + address + ": "
+                        + StallFeed.warning(lost.atMs(), feed.stalls().size(), lost.unconfirmedStalls()));
+            }
+            every.addAll(feed.stalls());
+            done.add(new Replicas.Replica(address, ids.get(r), offsets.get(r), armed, feed.stalls(), missing,
+                    servedBy[r], 0, lost));
         }
         keepAgentStalls(done, runDir);
         Path log = runDir.resolve(RequestLog.FILE_NAME);
-        RunAlignment alignment = StallAlignment.alignLog(log, windows, tester.durationNanos(), bins,
+        RunAlignment alignment = StallAlignment.alignLog(log, windows, countedNanos, bins,
                 StallAlignment.DEFAULT_SCATTER_CAP, tester.seed(), number -> replicaOf(servedBy, number));
         done = withServed(done, log);
         if (!warnings.isEmpty()) {
             result = result.withWarnings(warnings);
+        }
+        RunResult.AgentLost firstLost = done.stream().map(Replicas.Replica::lost).filter(Objects::nonNull)
+                .min(Comparator.comparingDouble(RunResult.AgentLost::atMs)).orElse(null);
+        if (firstLost != null) {
+            result = result.withAgentLost(firstLost);
         }
         Replicas.Replica first = done.get(0);
         return new StalledRun.Outcome(result, first.offset(), first.armed(), every, alignment, first.missing(),
                 versions, done);
     }
 
+    /** This tester's version with the first answering agent's; this tester's alone when none answered. */
+    private static ResultsFile.Versions versions(List<AdminClient> agents, List<StallFeed.Fetched> fetched)
+            throws IOException {
+        for (int r = 0; r < agents.size(); r++) {
+            if (!fetched.get(r).lost()) {
+                return StalledRun.withAgent(agents.get(r));
+            }
+        }
+        return ResultsFile.Versions.ofTester();
+    }
+
+    /**
+     * Disarms every agent, even after one fails, and throws the first failure of an agent that answered to
+     * the end; an agent lost during the run gets one bounded try whose failure is ignored ({@code fetched}
+     * null: none was lost).
+     */
+    private static void disarm(List<AdminClient> agents, List<StallFeed.Fetched> fetched) throws AdminException {
+        AdminException first = null;
+        for (int r = 0; r < agents.size(); r++) {
+            try {
+                agents.get(r).disarm();
+            } catch (AdminException e) {
+                if ((fetched == null || !fetched.get(r).lost()) && first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
     /**
      * Keeps the run's stalls of every agent in {@value StalledRun#AGENT_STALLS_FILE}, as {@code run} keeps
-     * them: {@code {"replicas": [{"replica": URL, "run_id": ..., "stalls": [...]}]}}.
+     * them: {@code {"replicas": [{"replica": URL, "run_id": ..., "stalls": [...]}]}}, with
+     * {@code "agent_lost": true} in a replica whose agent stopped answering (its windows fetched before).
      */
     private static void keepAgentStalls(List<Replicas.Replica> replicas, Path runDir) throws IOException {
         ObjectNode all = JsonNodeFactory.instance.objectNode();
         ArrayNode each = all.putArray("replicas");
         for (Replicas.Replica r : replicas) {
-            each.addObject().put("replica", r.address()).setAll(StalledRun.stallsPage(r.armed().runId(), r.stalls()));
+            ObjectNode one = each.addObject().put("replica", r.address());
+            if (r.lost() != null) {
+                one.put("agent_lost", true);
+            }
+            one.setAll(StalledRun.stallsPage(r.armed().runId(), r.stalls()));
         }
         StalledRun.keepAgentStalls(all, runDir);
     }
@@ -151,7 +223,7 @@ final class ReplicatedRun {
         for (int k = 0; k < served.length; k++) {
             Replicas.Replica r = replicas.get(k);
             counted.add(new Replicas.Replica(r.address(), r.replicaId(), r.offset(), r.armed(), r.stalls(), r.missing(),
-                    r.servedBy(), served[k]));
+                    r.servedBy(), served[k], r.lost()));
         }
         return counted;
     }
@@ -162,32 +234,42 @@ final class ReplicatedRun {
         for (Replicas.Replica r : replicas) {
             used.add(new RunResult.ReplicaUsed(r.address(), r.replicaId(), r.armed().runId(), r.offset().offsetNanos(),
                     r.offset().uncertaintyNanos(), r.offset().forAlignment().offsetNanos(), r.stalls().size(),
-                    r.missing(), r.servedBy(), r.requestsServed()));
+                    r.missing(), r.servedBy(), r.requestsServed(), r.lost()));
         }
         return used;
     }
 
-    private static void disarmQuietly(Replicas replicas) {
+    /** Disarms every agent, ignoring failures: another failure is the one to report. */
+    private static void disarmQuietly(List<AdminClient> agents, List<StallFeed.Fetched> fetched) {
         try {
-            replicas.disarmAll();
+            disarm(agents, fetched);
         } catch (AdminException e) {
-            // the arming failure is the one to report
+            // the failure already in hand is the one to report
         }
     }
 
-    /** Arms every agent when the engine decides the counted start; remembers a failure for the caller. */
+    /**
+     * Arms every agent when the engine decides the counted start and starts fetching each one's stalls as the
+     * run goes ({@link StallFeed}, by hand on a virtual clock), so that an agent that dies keeps the windows
+     * it ended before; remembers a failure for the caller.
+     */
     private static final class Arming implements RunListener {
         private final Replicas replicas;
         private final AgentStalls stalls;
         private final long horizonNanos;
+        private final LongSupplier clock;
+        private final boolean polling;
+        private final List<StallFeed> feeds = new ArrayList<>();
         List<AdminClient.Armed> armed;
         AdminException failure;
         long countStartNanos;
 
-        Arming(Replicas replicas, AgentStalls stalls, long horizonNanos) {
+        Arming(Replicas replicas, AgentStalls stalls, long horizonNanos, LongSupplier clock, boolean polling) {
             this.replicas = replicas;
             this.stalls = stalls;
             this.horizonNanos = horizonNanos;
+            this.clock = clock;
+            this.polling = polling;
         }
 
         @Override
@@ -197,7 +279,30 @@ final class ReplicatedRun {
                 armed = replicas.arm(stalls.spec(horizonNanos), stalls.kind());
             } catch (AdminException e) {
                 failure = e;
+                return;
             }
+            for (int r = 0; r < armed.size(); r++) {
+                AdminClient agent = replicas.agents().get(r);
+                String runId = armed.get(r).runId();
+                feeds.add(polling ? StallFeed.start(agent, runId, clock) : StallFeed.byHand(agent, runId, clock));
+            }
+        }
+
+        /** Each agent's stalls by the end of the run, in order; throws when one answered with an error. */
+        List<StallFeed.Fetched> finishFeeds() throws AdminException {
+            List<StallFeed.Fetched> fetched = new ArrayList<>();
+            try {
+                for (StallFeed feed : feeds) {
+                    fetched.add(feed.finish());
+                }
+            } finally {
+                closeFeeds();
+            }
+            return fetched;
+        }
+
+        void closeFeeds() {
+            feeds.forEach(StallFeed::close);
         }
     }
 }

@@ -135,10 +135,8 @@ public final class ScenarioRun {
                 result = result.withWarnings(List.of(late));
                 stalled = stalled.withResult(result);
             }
-            if (agent != null) {
-                JsonNode stalls = stalled.replicas() != null
-                        ? Replicas.of(agent.replicas()).stallsJson(stalled.replicas())
-                        : result.agentLost() != null ? fetchedStalls(stalled)
+            if (agent != null && stalled.replicas() == null) { // a run on several agents has kept theirs
+                JsonNode stalls = result.agentLost() != null ? fetchedStalls(stalled)
                         : agent.admin().stallsJson(stalled.armed().runId(), 0);
                 AtomicFiles.write(dir.resolve("agent-stalls.json"), out -> PRETTY.writeValue(out, stalls));
             }
@@ -257,9 +255,22 @@ public final class ScenarioRun {
         if (outcome.stalled() == null || outcome.result().agentLost() == null) {
             return null;
         }
-        RunResult.AgentLost lost = outcome.result().agentLost();
-        return StallFeed.warning(lost.atMs(), outcome.stalled().stalls().size(), lost.unconfirmedStalls())
-                + " (" + lost.error() + ")";
+        List<Replicas.Replica> replicas = outcome.stalled().replicas();
+        if (replicas != null) {
+            StringBuilder lines = new StringBuilder();
+            for (Replicas.Replica r : replicas) {
+                if (r.lost() != null) {
+                    lines.append(lines.length() == 0 ? "" : "\n").append("replica ").append(r.address()).append(": ")
+                            .append(lostLine(r.lost(), r.stalls().size()));
+                }
+            }
+            return lines.length() == 0 ? null : lines.toString();
+        }
+        return lostLine(outcome.result().agentLost(), outcome.stalled().stalls().size());
+    }
+
+    private static String lostLine(RunResult.AgentLost lost, int windowsFetched) {
+        return StallFeed.warning(lost.atMs(), windowsFetched, lost.unconfirmedStalls()) + " (" + lost.error() + ")";
     }
 
     /** The warning of a counted run that started more than a millisecond after its --start-at; null if on time. */

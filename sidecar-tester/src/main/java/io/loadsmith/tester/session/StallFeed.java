@@ -161,13 +161,24 @@ final class StallFeed implements AutoCloseable {
     static RunResult withAgentLost(RunResult result, Fetched fetched, List<PlannedStall> planned,
                                    long armedAtTesterNanos, long countStartNanos, long countEndNanos,
                                    List<Integer> missing) {
+        RunResult.AgentLost lost = agentLost(fetched, planned, armedAtTesterNanos, countStartNanos, countEndNanos,
+                missing);
+        return result.withAgentLost(lost)
+                .withWarnings(List.of(warning(lost.atMs(), fetched.stalls().size(), lost.unconfirmedStalls())));
+    }
+
+    /**
+     * What a lost agent left unknown ({@link #withAgentLost}'s {@code agent_lost}), for a run on several
+     * agents where each may be lost on its own.
+     */
+    static RunResult.AgentLost agentLost(Fetched fetched, List<PlannedStall> planned, long armedAtTesterNanos,
+                                         long countStartNanos, long countEndNanos, List<Integer> missing) {
         Set<Integer> known = new HashSet<>(missing);
         fetched.stalls().forEach(stall -> known.add(stall.index()));
         List<Integer> unconfirmed = MissingStalls.missing(planned, armedAtTesterNanos, countEndNanos, known);
         double atMs = (fetched.unansweredSinceNanos() - countStartNanos) / 1e6;
         String error = fetched.failure() == null ? "no answer" : fetched.failure().getMessage();
-        return result.withAgentLost(new RunResult.AgentLost(atMs, unconfirmed, error))
-                .withWarnings(List.of(warning(atMs, fetched.stalls().size(), unconfirmed)));
+        return new RunResult.AgentLost(atMs, unconfirmed, error);
     }
 
     /** The run's warning (and the console's line) for an agent that stopped answering. */

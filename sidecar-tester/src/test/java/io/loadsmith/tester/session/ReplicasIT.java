@@ -37,9 +37,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Two replicas of the scored service, each in its own JVM with the agent ({@code trace-header=on}), behind
  * a round-robin TCP relay on 127.0.0.1 (each new connection to the next replica); one closed run of two
- * connections with {@code stalls.admin} listing both agents: both are armed, every stall row names its
- * replica, every answer's replica is in requests.bin, and each row's count is the recount of the requests
- * that its replica served.
+ * connections with {@code stalls.admin} listing both agents, stopped (as Ctrl-C stops it) once each agent
+ * has run two stalls: both are armed, every stall row names its replica, every answer's replica is in
+ * requests.bin, each row's count is the recount of the requests that its replica served, and no stall
+ * planned after the stop is reported missing.
  */
 class ReplicasIT {
 
@@ -62,7 +63,7 @@ class ReplicasIT {
                     name: replicas
                     target: {url: 'http://127.0.0.1:%d'}
                     stalls: {admin: ['%s', '%s'], seed: 3, mean_interval: 600ms, duration: 100ms, min_gap: 300ms}
-                    load: {model: closed, connections: 2, duration: 3s, warmup: 50, grace: 2s}
+                    load: {model: closed, connections: 2, duration: 60s, warmup: 50, grace: 2s}
                     journeys:
                       - name: score
                         steps:
@@ -72,9 +73,16 @@ class ReplicasIT {
             Path dir = out.resolve("run");
             Files.createDirectories(dir);
 
-            ScenarioRun.run(scenario, scenario.tester(), new RunControl(), dir, null);
+            RunControl control = new RunControl();
+            CompletableFuture<Void> stopper = CompletableFuture.runAsync(() -> stopOnceEachHasStalled(control, a, b));
+
+            ScenarioRun.run(scenario, scenario.tester(), control, dir, null);
+            stopper.join();
 
             JsonNode run = JSON.readTree(dir.resolve("results.json").toFile()).at("/runs/0");
+            assertThat(run.get("interrupted").asBoolean()).isTrue();
+            assertThat(run.get("duration_ms").asDouble()).as("stopped early").isLessThan(50_000);
+            assertThat(run.path("warnings").toString()).doesNotContain("missing");
             JsonNode replicas = run.get("replicas");
             assertThat(replicas).hasSize(2);
             assertThat(replicas.get(0).get("address").asText()).isEqualTo(adminA);
@@ -84,6 +92,7 @@ class ReplicasIT {
             Map<Integer, String> addressOf = new HashMap<>();
             for (JsonNode replica : replicas) {
                 assertThat(replica.get("run_id").asText()).isNotEmpty();
+                assertThat(replica.get("missing")).as("planned stalls after the stop are not missing").isEmpty();
                 assertThat(replica.get("stalls").asInt()).as("stalls of %s", replica).isPositive();
                 assertThat(replica.get("requests_served").asLong()).as("requests served by %s", replica).isPositive();
                 addressOf.put(replica.get("served_by").asInt(), replica.get("address").asText());
@@ -121,6 +130,26 @@ class ReplicasIT {
             assertThat(agentStalls.get("replicas")).hasSize(2);
             assertThat(agentStalls.at("/replicas/0/replica").asText()).isEqualTo(adminA);
             assertThat(agentStalls.at("/replicas/1/run_id").asText()).isEqualTo(replicas.get(1).get("run_id").asText());
+        }
+    }
+
+    /**
+     * Stops the run (as Ctrl-C does) once both agents have run two stalls of it: the run is cut long
+     * before its configured end, so stalls planned after the stop must not be counted as missing.
+     */
+    private static void stopOnceEachHasStalled(RunControl control, ServiceProcess a, ServiceProcess b) {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        try {
+            while (System.nanoTime() < deadline && !control.finished()) {
+                if (a.admin().stalls(null).size() >= 2 && b.admin().stalls(null).size() >= 2) {
+                    break;
+                }
+                Thread.sleep(50); // poll interval
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        } finally {
+            control.stop();
         }
     }
 
