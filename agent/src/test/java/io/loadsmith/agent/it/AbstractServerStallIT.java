@@ -177,8 +177,9 @@ abstract class AbstractServerStallIT {
             assertThat(window.held()).as("held").isGreaterThanOrEqualTo(minimumHeld());
 
             assertThat(beforeTimed.status()).isEqualTo(200);
+            // sent 300 ms before the window: ending before it starts is what "not held" means here; how
+            // long it took is the box's business (a 100 ms bound failed once at load 25)
             assertThat(beforeTimed.endNanos()).as("the request sent before the stall ended before it").isLessThan(window.startNanos());
-            assertThat(beforeTimed.latencyMillis()).as("and was not delayed, ms").isLessThan(100);
 
             assertThat(inFlightTimed.status()).isEqualTo(200);
             assertThat(inFlightTimed.sentNanos()).isLessThan(window.startNanos());

@@ -229,7 +229,9 @@ class AdminServerIT {
                 "# TYPE loadsmith_armed gauge\nloadsmith_armed 0\n");
         double stalledSeconds = Double.parseDouble(answer.body().lines()
                 .filter(line -> line.startsWith("loadsmith_stalled_seconds_total ")).findFirst().orElseThrow().split(" ")[1]);
-        assertThat(stalledSeconds).isBetween(0.200, 0.250);
+        // the window's real length: at least the planned 200 ms; the upper bound only catches a window that
+        // outlived its end by far (0.25 s failed once at a load average of 25-40)
+        assertThat(stalledSeconds).isBetween(0.200, 1.0);
     }
 
     @Test

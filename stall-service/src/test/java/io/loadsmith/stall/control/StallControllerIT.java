@@ -27,14 +27,20 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The controller with real threads on the real clock. Timing bounds are generous (a loaded, shared 2-core
- * box): released no earlier than the end, and within 50 ms after it. Precise figures are in
+ * box): released no earlier than the end, and within 250 ms after it. Precise figures are in
  * docs/benchmarks.md.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StallControllerIT {
 
     private static final long MS = 1_000_000L;
-    private static final long SLACK_NANOS = 50 * MS;
+    /**
+     * How late after its moment a release or a window's end may be: wide enough for 64 threads to wake on
+     * a shared 2-core box under load (50 ms failed once at a load average of 25-40), narrow enough to catch
+     * a gate that holds a request for another window or a tick. The gate's precision is
+     * StallTimingBenchmark's (docs/benchmarks.md), not a test's.
+     */
+    private static final long SLACK_NANOS = 250 * MS;
 
     private final Clock clock = Clock.system();
     private final StallGate gate = new StallGate();
