@@ -145,7 +145,7 @@ abstract class AbstractPauseObserverIT {
     }
 
     @Test
-    void a_stopped_process_is_seen_by_the_sleeper_only() throws Exception {
+    void a_stopped_process_is_seen_by_the_sleeper_and_labelled_host_unless_a_safepoint_spans_it() throws Exception {
         long beforeStopNanos = System.nanoTime();
         signal("STOP");
         long stoppedNanos = System.nanoTime();
@@ -161,7 +161,14 @@ abstract class AbstractPauseObserverIT {
                         && w.durationNanos() >= contNanos - stoppedNanos - MARGIN_NANOS);
 
         report("kill -STOP", stop, beforeStopNanos, awakeNanos);
-        assertThat(stop.label()).as("%s overlaps no safepoint", stop).isEqualTo("host");
+        if (stop.label().equals("attributed")) {
+            // a safepoint under way when the signal came (a periodic one, say) spans the stop: by the rule
+            // the window is then attributed, and that safepoint must be listed (CI met one once)
+            awaitWindow("a safepoint overlapping " + stop, w -> w.source().equals("safepoint")
+                    && w.startNanos() - stop.endNanos() < 0 && stop.startNanos() - w.endNanos() < 0);
+        } else {
+            assertThat(stop.label()).as("%s overlaps no safepoint", stop).isEqualTo("host");
+        }
     }
 
     /** One line on the test's output: how far inside its bracket a window lies (for docs/pauses.md). */
