@@ -135,11 +135,6 @@ public final class ScenarioRun {
                 result = result.withWarnings(List.of(late));
                 stalled = stalled.withResult(result);
             }
-            if (agent != null && stalled.replicas() == null) { // a run on several agents has kept theirs
-                JsonNode stalls = result.agentLost() != null ? fetchedStalls(stalled)
-                        : agent.admin().stallsJson(stalled.armed().runId(), 0);
-                AtomicFiles.write(dir.resolve("agent-stalls.json"), out -> PRETTY.writeValue(out, stalls));
-            }
         }
         List<Slo.Verdict> verdicts = new ArrayList<>();
         if (!scenario.slos().isEmpty()) {
@@ -231,23 +226,6 @@ public final class ScenarioRun {
         return String.format(Locale.ROOT, "the target stopped answering %.0f s into the run (errors: %s)%s",
                 lost.stoppedAnsweringS(), errors, lost.gaveUp() ? String.format(Locale.ROOT,
                         "; gave up after %.1f s of that (target.give_up_after)", lost.giveUpAfterS()) : "");
-    }
-
-    /**
-     * {@code agent-stalls.json} of a run whose agent stopped answering: the windows fetched before, in the
-     * shape of {@code GET /stalls}, with {@code "agent_lost": true}.
-     */
-    private static JsonNode fetchedStalls(StalledRun.Outcome stalled) {
-        ObjectNode page = PRETTY.createObjectNode();
-        page.put("run_id", stalled.armed().runId());
-        page.put("agent_lost", true);
-        ArrayNode stalls = page.putArray("stalls");
-        for (ServerStall stall : stalled.stalls()) {
-            stalls.addObject().put("index", stall.index()).put("run_id", stall.runId())
-                    .put("planned_start_ns", stall.plannedStartNanos()).put("start_ns", stall.startNanos())
-                    .put("end_ns", stall.endNanos()).put("held", stall.held()).put("kind", stall.kind());
-        }
-        return page;
     }
 
     /** The console's line for an agent that stopped answering during the run; null when it answered. */

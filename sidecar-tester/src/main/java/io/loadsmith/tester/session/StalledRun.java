@@ -287,7 +287,11 @@ public final class StalledRun {
                 stalls.admin().disarm();
             }
         }
-        keepAgentStalls(arming.armed.runId(), recorded, runDir);
+        ObjectNode page = stallsPage(arming.armed.runId(), recorded);
+        if (fetched.lost()) {
+            page.put("agent_lost", true);
+        }
+        keepAgentStalls(page, runDir);
         List<StallWindow> windows = new ArrayList<>();
         List<Integer> indices = new ArrayList<>();
         ClockOffset aligning = offset.forAlignment();
@@ -326,15 +330,11 @@ public final class StalledRun {
     }
 
     /**
-     * Keeps the run's stalls, in the shape of the agent's {@code GET /stalls?run_id=} answer, in
-     * {@value #AGENT_STALLS_FILE} beside its request log, so that its per-stall figures can be recomputed
-     * ({@code loadsmith verify}).
+     * Writes {@code page} to {@value #AGENT_STALLS_FILE} in {@code runDir}: the run's stalls, every page of
+     * them, in the shape of the agent's {@code GET /stalls?run_id=} answer (with {@code "agent_lost": true}
+     * when the agent stopped answering), beside its request log, so that its per-stall figures can be
+     * recomputed ({@code loadsmith verify}).
      */
-    private static void keepAgentStalls(String runId, List<ServerStall> recorded, Path runDir) throws IOException {
-        keepAgentStalls(stallsPage(runId, recorded), runDir);
-    }
-
-    /** Writes {@code page} to {@value #AGENT_STALLS_FILE} in {@code runDir}. */
     static void keepAgentStalls(ObjectNode page, Path runDir) throws IOException {
         AtomicFiles.write(runDir.resolve(AGENT_STALLS_FILE), out -> PRETTY.writeValue(out, page));
     }
