@@ -21,10 +21,20 @@ public interface AlignedWindow {
     }
 
     /**
+     * The replica whose agent recorded it (its place in the run's list of agents), or
+     * {@link StallWindow#NO_REPLICA} when the run had one agent.
+     */
+    default int replica() {
+        return StallWindow.NO_REPLICA;
+    }
+
+    /**
      * Whether a request served by replica {@code servedBy} ({@link StallWindow#NO_REPLICA}: it does not say)
-     * counts for this window; a window of no particular replica counts every request.
+     * counts for this window: always when either is {@link StallWindow#NO_REPLICA} (a request that does not
+     * say which replica served it counts against every replica's windows), else only when they are the same
+     * replica.
      */
     default boolean counts(int servedBy) {
-        return true;
+        return servedBy < 0 || replica() < 0 || servedBy == replica();
     }
 }

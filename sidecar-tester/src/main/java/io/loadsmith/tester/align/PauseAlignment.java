@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 /**
  * One run's requests lined up with the pauses the service's observer saw, with the same counts as the
@@ -71,8 +72,17 @@ public record PauseAlignment(List<WindowAlignment.WindowCount<PauseWindow>> paus
      */
     public static PauseAlignment alignLog(Path requestLog, List<PauseWindow> pauses, long durationNanos,
                                           AlignedBins bins) throws IOException {
+        return alignLog(requestLog, pauses, durationNanos, bins, servedBy -> StallWindow.NO_REPLICA);
+    }
+
+    /**
+     * {@link #alignLog(Path, List, long, AlignedBins)} of a run on several agents: each request counts only
+     * for the pauses of the replica that served it ({@code replicaOf}, as {@link WindowAlignment#alignLog}).
+     */
+    public static PauseAlignment alignLog(Path requestLog, List<PauseWindow> pauses, long durationNanos,
+                                          AlignedBins bins, IntUnaryOperator replicaOf) throws IOException {
         AlignedBins counting = bins == null ? AlignedBins.forStall(AlignedBins.MIN_BIN_NANOS) : bins;
-        return of(WindowAlignment.alignLog(requestLog, pauses, durationNanos, counting, 0, 0), bins);
+        return of(WindowAlignment.alignLog(requestLog, pauses, durationNanos, counting, 0, 0, replicaOf), bins);
     }
 
     private static PauseAlignment of(WindowAlignment.Counted<PauseWindow> counted, AlignedBins bins) {

@@ -10,13 +10,26 @@ package io.loadsmith.tester.align;
  * @param startNanos            where it starts, on the tester's clock
  * @param endNanos              where it ends, on the tester's clock (>= startNanos)
  * @param timeToSafepointNanos  how long bringing the threads to the safepoint took; null for a sleeper window
+ * @param replica               the replica whose agent saw it (its place in the run's list of agents), or
+ *                              {@link StallWindow#NO_REPLICA} when the run had one agent
  */
 public record PauseWindow(int index, String source, String label, long startNanos, long endNanos,
-                          Long timeToSafepointNanos) implements AlignedWindow {
+                          Long timeToSafepointNanos, int replica) implements AlignedWindow {
 
     public PauseWindow {
         if (endNanos < startNanos) {
             throw new IllegalArgumentException("pause " + index + ": end " + endNanos + " before start " + startNanos);
         }
+    }
+
+    /** A pause of the run's one agent. */
+    public PauseWindow(int index, String source, String label, long startNanos, long endNanos,
+                       Long timeToSafepointNanos) {
+        this(index, source, label, startNanos, endNanos, timeToSafepointNanos, StallWindow.NO_REPLICA);
+    }
+
+    /** The same pause, seen by replica {@code value}'s agent. */
+    public PauseWindow withReplica(int value) {
+        return new PauseWindow(index, source, label, startNanos, endNanos, timeToSafepointNanos, value);
     }
 }

@@ -26,16 +26,6 @@ public record StallWindow(int index, long startNanos, long endNanos, long held, 
         this(index, startNanos, endNanos, held, NO_REPLICA);
     }
 
-    /**
-     * Whether a request served by {@code servedBy} counts for this window: always when either is
-     * {@link #NO_REPLICA} (a request that does not say which replica served it counts against every
-     * replica's windows), else only when they are the same replica.
-     */
-    @Override
-    public boolean counts(int servedBy) {
-        return servedBy < 0 || replica < 0 || servedBy == replica;
-    }
-
     @Override
     public long durationNanos() {
         return endNanos - startNanos;

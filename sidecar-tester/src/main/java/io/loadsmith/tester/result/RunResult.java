@@ -265,11 +265,19 @@ public record RunResult(
     /**
      * What one tester did around one pause the service's observer saw (times on the tester's clock), with
      * the counts of {@link StallRow}; {@code timeToSafepointNs} is null (and written as null) for a sleeper
-     * window.
+     * window; {@code replica} is the admin URL of the agent that saw it in a run on several agents (null,
+     * and left out, with one).
      */
     public record PauseRow(int index, String source, String label, long startNs, long endNs,
                            @JsonInclude(JsonInclude.Include.ALWAYS) Long timeToSafepointNs, long sentDuring,
-                           long intendedDuring, long inFlightAtStart, long overlapping, boolean met) {
+                           long intendedDuring, long inFlightAtStart, long overlapping, boolean met, String replica) {
+
+        /** A row of a run with one agent (no {@code replica}). */
+        public PauseRow(int index, String source, String label, long startNs, long endNs, Long timeToSafepointNs,
+                        long sentDuring, long intendedDuring, long inFlightAtStart, long overlapping, boolean met) {
+            this(index, source, label, startNs, endNs, timeToSafepointNs, sentDuring, intendedDuring, inFlightAtStart,
+                    overlapping, met, null);
+        }
     }
 
     /**

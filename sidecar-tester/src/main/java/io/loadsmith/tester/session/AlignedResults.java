@@ -79,7 +79,7 @@ public final class AlignedResults {
                 lines.computeIfAbsent(entry.line(), k -> new ArrayList<>()).add(outcome.alignment());
             }
             RunResult run = outcome.result().withAlignment(folder, entry.line(), aligned);
-            runs.add(outcome.replicas() == null ? run : run.withReplicas(ReplicatedRun.used(outcome.replicas())));
+            runs.add(run);
         }
         List<NamedRun> named = new ArrayList<>();
         for (Map.Entry<String, List<RunAlignment>> line : lines.entrySet()) {
@@ -101,9 +101,10 @@ public final class AlignedResults {
     static Alignment pauseAlignment(List<Entry> entries) {
         List<PauseWindow> met = new ArrayList<>();
         for (Entry entry : entries) {
-            List<RunResult.PauseRow> rows = entry.outcome().result().servicePauses();
-            if (rows != null) {
-                met.addAll(ServicePauses.windows(rows.stream().filter(RunResult.PauseRow::met).toList()));
+            RunResult result = entry.outcome().result();
+            if (result.servicePauses() != null) {
+                met.addAll(ServicePauses.windows(result, result.servicePauses().stream().filter(RunResult.PauseRow::met)
+                        .toList()));
             }
         }
         AlignedBins bins = PauseAlignment.binsFor(met);
@@ -120,8 +121,8 @@ public final class AlignedResults {
             PauseAlignment aligned;
             try {
                 aligned = PauseAlignment.alignLog(entry.runDir().resolve(RequestLog.FILE_NAME),
-                        ServicePauses.windows(result.servicePauses()),
-                        Math.round(result.tester().durationMs() * 1_000_000.0), bins);
+                        ServicePauses.windows(result, result.servicePauses()),
+                        Math.round(result.tester().durationMs() * 1_000_000.0), bins, ServicePauses.replicaOf(result));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read the request log of " + entry.runDir(), e);
             }

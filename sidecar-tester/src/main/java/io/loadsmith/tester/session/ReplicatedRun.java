@@ -44,10 +44,11 @@ import java.util.function.LongSupplier;
  * naming it), arms them all at the counted start with the same seeded plan (each gives its run its own id),
  * fetches each one's stalls as the run goes and after the grace ({@link StallFeed}: an agent that stops
  * answering keeps the windows fetched before, and its replica gets an {@code agent_lost}; the run's is the
- * first agent lost), disarms them all, and aligns the run's requests with every
+ * first agent lost), disarms them all, aligns the run's requests with every
  * replica's windows, each moved to the tester's clock through its own offset. A window keeps its replica
  * ({@link StallWindow#replica()}, the agent's place in the list): a request that names the replica that
- * served it counts only for that replica's windows, one that does not counts against every replica's.
+ * served it counts only for that replica's windows, one that does not counts against every replica's. The
+ * agents' observed pauses are counted the same way, each as its replica's ({@link ServicePauses}).
  */
 final class ReplicatedRun {
 
@@ -132,6 +133,7 @@ final class ReplicatedRun {
         RunAlignment alignment = StallAlignment.alignLog(log, windows, countedNanos, bins,
                 StallAlignment.DEFAULT_SCATTER_CAP, tester.seed(), number -> replicaOf(servedBy, number));
         done = withServed(done, log);
+        result = result.withReplicas(used(done));
         if (!warnings.isEmpty()) {
             result = result.withWarnings(warnings);
         }
@@ -140,6 +142,8 @@ final class ReplicatedRun {
         if (firstLost != null) {
             result = result.withAgentLost(firstLost);
         }
+        result = ServicePauses.attach(result, done, replicas.agents(), arming.countStartNanos, countedNanos,
+                tester.graceNanos(), runDir, number -> replicaOf(servedBy, number));
         Replicas.Replica first = done.get(0);
         return new StalledRun.Outcome(result, first.offset(), first.armed(), every, alignment, first.missing(),
                 versions, done);
@@ -229,7 +233,7 @@ final class ReplicatedRun {
     }
 
     /** The {@code replicas[]} of a run's result: each agent's address, run id, clock offset and stalls. */
-    static List<RunResult.ReplicaUsed> used(List<Replicas.Replica> replicas) {
+    private static List<RunResult.ReplicaUsed> used(List<Replicas.Replica> replicas) {
         List<RunResult.ReplicaUsed> used = new ArrayList<>();
         for (Replicas.Replica r : replicas) {
             used.add(new RunResult.ReplicaUsed(r.address(), r.replicaId(), r.armed().runId(), r.offset().offsetNanos(),

@@ -7,13 +7,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.ClockOffset;
+import io.loadsmith.tester.agentclient.Replicas;
 import io.loadsmith.tester.agentclient.ServerPause;
 import io.loadsmith.tester.align.PauseAlignment;
 import io.loadsmith.tester.align.PauseWindow;
+import io.loadsmith.tester.align.StallWindow;
 import io.loadsmith.tester.align.WindowAlignment;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.AtomicFiles;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.transport.ServedBy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The pauses the agent's observer saw during a run with stalls (docs/pauses.md): fetched from
@@ -56,6 +60,57 @@ final class ServicePauses {
      */
     static RunResult attach(RunResult result, AdminClient admin, String runId, ClockOffset aligning,
                             long countStartNanos, long durationNanos, long graceNanos, Path runDir) throws IOException {
+        Kept kept = kept(admin, aligning, StallWindow.NO_REPLICA, countStartNanos, countStartNanos + durationNanos + graceNanos);
+        if (kept == null) {
+            return result;
+        }
+        write(runDir.resolve(FILE_NAME), page(runId, kept.served()));
+        PauseAlignment aligned = PauseAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), kept.windows(),
+                durationNanos, null);
+        return result.withServicePauses(rows(aligned, List.of()), summary(aligned.summary()));
+    }
+
+    /**
+     * {@link #attach} for a run on several agents: each agent's pauses moved by its own offset and kept as
+     * its replica's; a request counts only for the pauses of the replica that served it ({@code replicaOf},
+     * as for the stalls), one that does not say against every replica's. An agent lost during the run, or
+     * one that serves no pauses, gives none; when none gives any the result is as it was.
+     * {@code agent-pauses.json} is then {@code {"replicas": [{"replica": URL, "run_id": ..., "pauses": [...]}]}}.
+     */
+    static RunResult attach(RunResult result, List<Replicas.Replica> replicas, List<AdminClient> agents,
+                            long countStartNanos, long durationNanos, long graceNanos, Path runDir,
+                            IntUnaryOperator replicaOf) throws IOException {
+        long keepToNanos = countStartNanos + durationNanos + graceNanos;
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode pages = root.putArray("replicas");
+        List<PauseWindow> windows = new ArrayList<>();
+        List<String> addresses = new ArrayList<>();
+        for (int r = 0; r < replicas.size(); r++) {
+            Replicas.Replica replica = replicas.get(r);
+            addresses.add(replica.address());
+            Kept kept = replica.lost() != null ? null
+                    : kept(agents.get(r), replica.offset().forAlignment(), r, countStartNanos, keepToNanos);
+            if (kept != null) {
+                pages.addObject().put("replica", replica.address()).setAll(page(replica.armed().runId(), kept.served()));
+                windows.addAll(kept.windows());
+            }
+        }
+        if (pages.isEmpty()) {
+            return result;
+        }
+        write(runDir.resolve(FILE_NAME), root);
+        PauseAlignment aligned = PauseAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows, durationNanos,
+                null, replicaOf);
+        return result.withServicePauses(rows(aligned, addresses), summary(aligned.summary()));
+    }
+
+    /** One agent's pauses that overlap the counted run or its grace: as served, and on the tester's clock. */
+    private record Kept(List<ServerPause> served, List<PauseWindow> windows) {
+    }
+
+    /** What {@code admin} served of the run's span, its windows of replica {@code replica}; null if it serves none. */
+    private static Kept kept(AdminClient admin, ClockOffset aligning, int replica, long countStartNanos,
+                             long keepToNanos) {
         AdminClient.PausePage served;
         try {
             served = admin.pauses();
@@ -63,44 +118,44 @@ final class ServicePauses {
             LOG.info("no service pauses for this run: {}", e.status() == 404
                     ? "the agent at " + admin.base() + " serves no GET /pauses (an agent without pause observation)"
                     : e.getMessage());
-            return result;
+            return null;
         }
         if (!served.observing()) {
             LOG.info("no service pauses for this run: the agent at {} observes none (observe=off)", admin.base());
-            return result;
+            return null;
         }
-        long keepToNanos = countStartNanos + durationNanos + graceNanos;
         List<ServerPause> kept = new ArrayList<>();
         List<PauseWindow> windows = new ArrayList<>();
         for (ServerPause pause : served.pauses()) {
-            PauseWindow window = pause.onTesterClock(aligning);
+            PauseWindow window = pause.onTesterClock(aligning).withReplica(replica);
             if (window.endNanos() > countStartNanos && window.startNanos() < keepToNanos) {
                 kept.add(pause);
                 windows.add(window);
             }
         }
-        write(runDir.resolve(FILE_NAME), runId, kept);
-        PauseAlignment aligned = PauseAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows, durationNanos,
-                null);
-        return result.withServicePauses(rows(aligned), summary(aligned.summary()));
+        return new Kept(kept, windows);
     }
 
-    private static void write(Path file, String runId, List<ServerPause> pauses) throws IOException {
-        ObjectNode root = JSON.createObjectNode();
-        root.put("run_id", runId);
-        ArrayNode array = root.putArray("pauses");
+    private static ObjectNode page(String runId, List<ServerPause> pauses) {
+        ObjectNode page = JSON.createObjectNode();
+        page.put("run_id", runId);
+        ArrayNode array = page.putArray("pauses");
         pauses.forEach(p -> array.add(p.json()));
+        return page;
+    }
+
+    private static void write(Path file, ObjectNode root) throws IOException {
         AtomicFiles.write(file, out -> JSON.writeValue(out, root));
     }
 
-    /** A run's {@code service_pauses[]}. */
-    static List<RunResult.PauseRow> rows(PauseAlignment aligned) {
+    /** A run's {@code service_pauses[]}; {@code addresses}: the replicas' admin URLs, in order (none: one agent). */
+    static List<RunResult.PauseRow> rows(PauseAlignment aligned, List<String> addresses) {
         List<RunResult.PauseRow> rows = new ArrayList<>();
         for (WindowAlignment.WindowCount<PauseWindow> c : aligned.pauses()) {
             PauseWindow p = c.window();
             rows.add(new RunResult.PauseRow(p.index(), p.source(), p.label(), p.startNanos(), p.endNanos(),
                     p.timeToSafepointNanos(), c.sentDuring(), c.intendedDuring(), c.inFlightAtStart(), c.overlapping(),
-                    c.met()));
+                    c.met(), p.replica() < 0 ? null : addresses.get(p.replica())));
         }
         return rows;
     }
@@ -133,9 +188,35 @@ final class ServicePauses {
                 summary.overlapping());
     }
 
-    /** The pause windows of a run's {@code service_pauses[]}, on the tester's clock. */
-    static List<PauseWindow> windows(List<RunResult.PauseRow> rows) {
+    /**
+     * The pause windows of {@code rows}, rows of {@code result}'s {@code service_pauses[]}, on the tester's
+     * clock, each with its replica's place in the run's {@code replicas[]}.
+     */
+    static List<PauseWindow> windows(RunResult result, List<RunResult.PauseRow> rows) {
+        List<String> addresses = addresses(result);
         return rows.stream().map(r -> new PauseWindow(r.index(), r.source(), r.label(), r.startNs(), r.endNs(),
-                r.timeToSafepointNs())).toList();
+                r.timeToSafepointNs(), r.replica() == null ? StallWindow.NO_REPLICA : addresses.indexOf(r.replica())))
+                .toList();
+    }
+
+    /**
+     * The replica (place in {@code result}'s {@code replicas[]}) that served a request, by its served by,
+     * as the run counted it; {@link StallWindow#NO_REPLICA} for one it does not know.
+     */
+    static IntUnaryOperator replicaOf(RunResult result) {
+        List<RunResult.ReplicaUsed> used = result.replicas() == null ? List.of() : result.replicas();
+        return servedBy -> {
+            for (int r = 0; servedBy != ServedBy.NONE && r < used.size(); r++) {
+                if (used.get(r).servedBy() == servedBy) {
+                    return r;
+                }
+            }
+            return StallWindow.NO_REPLICA;
+        };
+    }
+
+    private static List<String> addresses(RunResult result) {
+        return result.replicas() == null ? List.of()
+                : result.replicas().stream().map(RunResult.ReplicaUsed::address).toList();
     }
 }

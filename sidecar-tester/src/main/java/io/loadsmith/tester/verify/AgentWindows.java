@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * The agent's windows as a run's folder keeps them: {@code agent-stalls.json} (the agent's
- * {@code GET /stalls?run_id=} answer, or each agent's under {@code replicas} for a run on several) and {@code agent-pauses.json} ({@code {"run_id", "pauses": [...]}}, each
+ * {@code GET /stalls?run_id=} answer, or each agent's under {@code replicas} for a run on several) and {@code agent-pauses.json} ({@code {"run_id", "pauses": [...]}}, or each agent's under {@code replicas}, each
  * as {@code GET /pauses} serves it). Read as JSON trees; times on the agent's clock, moved onto the tester's by
  * subtracting the offset the run used.
  */
@@ -43,23 +43,17 @@ final class AgentWindows {
     }
 
     /**
-     * The windows listed under {@code field} in {@code file}, of run {@code runId} (windows naming another run
-     * are left out; null: every one), on the tester's clock.
+     * The windows listed under {@code field} ({@code stalls} in {@code agent-stalls.json}, {@code pauses} in
+     * {@code agent-pauses.json}) of run {@code run}: one agent's list (windows naming another run left out),
+     * moved by the run's {@code clock_offset_used_ns}; or with several agents
+     * {@code {"replicas": [{"replica": URL, "run_id": ..., FIELD: [...]}]}}, each replica's windows moved by its
+     * own {@code clock_offset_used_ns} from the run's {@code replicas[]} and kept under its URL.
      */
-    static List<Window> read(Path file, String field, String runId, long offsetNanos, String why) {
-        return windows(file, readJson(file, why), field, "", runId, offsetNanos, null);
-    }
-
-    /**
-     * The stalls of {@code agent-stalls.json}: one agent's answer, or with several agents
-     * {@code {"replicas": [{"replica": URL, "run_id": ..., "stalls": [...]}]}}, each replica's windows then moved
-     * by its own {@code clock_offset_used_ns} from the run's {@code replicas[]} and kept under its URL.
-     */
-    static List<Window> readStalls(Path file, JsonNode run, String why) {
+    static List<Window> read(Path file, JsonNode run, String field, String why) {
         JsonNode root = readJson(file, why);
         JsonNode replicas = root == null ? null : root.get("replicas");
         if (replicas == null) {
-            return windows(file, root, "stalls", "", run.path("run_id").asText(null),
+            return windows(file, root, field, "", run.path("run_id").asText(null),
                     run.path("clock_offset_used_ns").asLong(0), null);
         }
         if (!replicas.isArray()) {
@@ -78,7 +72,7 @@ final class AgentWindows {
                 throw new VerifyException(file + ": " + at + ".replica " + address
                         + " is not among the run's replicas[] in results.json");
             }
-            windows.addAll(windows(file, one, "stalls", at + ".", used.path("run_id").asText(null),
+            windows.addAll(windows(file, one, field, at + ".", used.path("run_id").asText(null),
                     used.path("clock_offset_used_ns").asLong(0), address));
         }
         return windows;

@@ -49,9 +49,8 @@ final class RunVerifier {
         }
         Path runFolder = run.hasNonNull("dir") ? folder.resolve(run.get("dir").asText())
                 : folder.resolve(log).getParent();
-        long offsetNanos = run.path("clock_offset_used_ns").asLong(0);
-        List<Window> stalls = stallWindows(runFolder);
-        List<Window> pauses = windows(runFolder, "service_pauses", AgentWindows.PAUSES_FILE, "pauses", null, offsetNanos);
+        List<Window> stalls = agentWindows(runFolder, "stalls", AgentWindows.STALLS_FILE, "stalls");
+        List<Window> pauses = agentWindows(runFolder, "service_pauses", AgentWindows.PAUSES_FILE, "pauses");
 
         RequestTally tally = new RequestTally(objectiveNanos(), intervalMicros());
         long durationNanos = Math.round(run.path("duration_ms").asDouble() * 1e6);
@@ -63,7 +62,7 @@ final class RunVerifier {
             }
         }, header -> {
             counters[0] = new WindowCounter(stalls, header, header + durationNanos, replicaOfServedBy());
-            counters[1] = new WindowCounter(pauses, header, header + durationNanos);
+            counters[1] = new WindowCounter(pauses, header, header + durationNanos, replicaOfServedBy());
         });
         count("start_ns", startNanos);
         counts(tally);
@@ -94,13 +93,14 @@ final class RunVerifier {
         }
     }
 
-    private List<Window> stallWindows(Path runFolder) {
-        JsonNode claimed = run.path("stalls");
+    /** The agent's windows of the run's {@code claimedField} rows, from {@code file}; none when it lists none. */
+    private List<Window> agentWindows(Path runFolder, String claimedField, String file, String field) {
+        JsonNode claimed = run.path(claimedField);
         if (!claimed.isArray() || claimed.isEmpty()) {
             return List.of();
         }
-        return AgentWindows.readStalls(runFolder.resolve(AgentWindows.STALLS_FILE), run,
-                at + ".stalls lists " + claimed.size() + ": verify needs the agent's windows");
+        return AgentWindows.read(runFolder.resolve(file), run, field,
+                at + "." + claimedField + " lists " + claimed.size() + ": verify needs the agent's windows");
     }
 
     /** The admin URL of each replica by its served-by number ({@code replicas[].served_by}; 0, no id, left out). */
@@ -113,16 +113,6 @@ final class RunVerifier {
             }
         }
         return replicas;
-    }
-
-    private List<Window> windows(Path runFolder, String claimedField, String file, String field, String runId,
-                                 long offsetNanos) {
-        JsonNode claimed = run.path(claimedField);
-        if (!claimed.isArray() || claimed.isEmpty()) {
-            return List.of();
-        }
-        return AgentWindows.read(runFolder.resolve(file), field, runId, offsetNanos,
-                at + "." + claimedField + " lists " + claimed.size() + ": verify needs the agent's windows");
     }
 
     private long objectiveNanos() {

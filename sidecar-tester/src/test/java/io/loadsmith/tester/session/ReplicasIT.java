@@ -39,8 +39,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a round-robin TCP relay on 127.0.0.1 (each new connection to the next replica); one closed run of two
  * connections with {@code stalls.admin} listing both agents, stopped (as Ctrl-C stops it) once each agent
  * has run two stalls: both are armed, every stall row names its replica, every answer's replica is in
- * requests.bin, each row's count is the recount of the requests that its replica served, and no stall
- * planned after the stop is reported missing.
+ * requests.bin, each row's count is the recount of the requests that its replica served, no stall
+ * planned after the stop is reported missing, and each agent's observed pauses are kept and counted as its
+ * replica's (the figures of both are recomputed by {@code loadsmith verify} after the test, as for every
+ * results.json a test leaves).
  */
 class ReplicasIT {
 
@@ -125,6 +127,16 @@ class ReplicasIT {
             }
             assertThat(stalledReplicas).containsExactlyInAnyOrder(adminA, adminB);
             assertThat(run.get("stalls")).hasSize(replicas.get(0).get("stalls").asInt() + replicas.get(1).get("stalls").asInt());
+
+            JsonNode agentPauses = JSON.readTree(dir.resolve("agent-pauses.json").toFile()).get("replicas");
+            assertThat(agentPauses).as("each agent's observed pauses, apart").hasSize(2);
+            assertThat(agentPauses.get(0).get("replica").asText()).isEqualTo(adminA);
+            assertThat(agentPauses.get(1).get("run_id").asText()).isEqualTo(replicas.get(1).get("run_id").asText());
+            for (JsonNode pause : run.get("service_pauses")) {
+                assertThat(pause.get("replica").asText()).as("replica of %s", pause).isIn(adminA, adminB);
+            }
+            assertThat(run.get("service_pauses")).as("one row per pause kept in agent-pauses.json")
+                    .hasSize(agentPauses.get(0).get("pauses").size() + agentPauses.get(1).get("pauses").size());
 
             JsonNode agentStalls = JSON.readTree(dir.resolve("agent-stalls.json").toFile());
             assertThat(agentStalls.get("replicas")).hasSize(2);

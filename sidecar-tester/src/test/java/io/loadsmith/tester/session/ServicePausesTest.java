@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.ClockOffset;
+import io.loadsmith.tester.agentclient.Replicas;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.ResultsFixtures;
 import io.loadsmith.tester.result.RunResult;
@@ -18,6 +19,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,17 +31,16 @@ class ServicePausesTest {
     /** The agent's clock is 5 ms ahead of the tester's, far beyond the probe's uncertainty. */
     private static final ClockOffset OFFSET = new ClockOffset(5 * MS, 10_000, 20_000, 5);
 
-    private HttpServer server;
+    private final List<HttpServer> servers = new ArrayList<>();
 
     @AfterEach
     void stop() {
-        if (server != null) {
-            server.stop(0);
-        }
+        servers.forEach(server -> server.stop(0));
     }
 
     private AdminClient agent(int status, String pausesAnswer) throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        servers.add(server);
         server.createContext("/pauses", exchange -> {
             byte[] bytes = pausesAnswer.getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(status, bytes.length);
@@ -52,10 +53,15 @@ class ServicePausesTest {
 
     /** A pause of the agent, its times on the agent's clock. */
     private static String pause(int index, String source, String label, long startMs, long endMs) {
+        return pause(index, source, label, startMs, endMs, OFFSET);
+    }
+
+    /** A pause of an agent whose clock is {@code offset} from the tester's, its times on that clock. */
+    private static String pause(int index, String source, String label, long startMs, long endMs, ClockOffset offset) {
         String safepoint = source.equals("safepoint") ? ",\"operation\":\"GenCollectFull\",\"gc\":\"SerialOld\","
                 + "\"time_to_safepoint_ns\":1000" : "";
         return "{\"index\":" + index + ",\"source\":\"" + source + "\",\"label\":\"" + label + "\",\"start_ns\":"
-                + (startMs * MS + OFFSET.offsetNanos()) + ",\"end_ns\":" + (endMs * MS + OFFSET.offsetNanos()) + safepoint + "}";
+                + (startMs * MS + offset.offsetNanos()) + ",\"end_ns\":" + (endMs * MS + offset.offsetNanos()) + safepoint + "}";
     }
 
     /** A counted run of 1 s from 0 (tester's clock) with sends at 100, 120 and 600 ms, each answered 1 ms later. */
@@ -93,6 +99,63 @@ class ServicePausesTest {
         assertThat(result.pauseSummary()).isEqualTo(new RunResult.PauseSummary(3, 2, 2, 1, 0.333333, 25.0));
         assertThat(ServicePauses.consoleLine(result))
                 .isEqualTo("service pauses: 2 (safepoint 1, sleeper 1, 25 ms in all); 1 sends met one");
+    }
+
+    @Test
+    void the_pauses_of_several_agents_are_moved_by_each_ones_offset_and_count_only_the_requests_of_their_replica(
+            @TempDir Path dir) throws IOException {
+        ClockOffset behind = new ClockOffset(-3 * MS, 10_000, 20_000, 5);
+        String pauseA = pause(0, "safepoint", "G1 Pause Young", 110, 130);
+        String pauseB = pause(0, "sleeper", "host", 110, 130, behind);
+        AdminClient a = agent(200, "{\"observing\":true,\"jfr\":\"on\",\"next_index\":1,\"more\":false,\"dropped\":0,"
+                + "\"pauses\":[" + pauseA + "]}");
+        AdminClient b = agent(200, "{\"observing\":true,\"jfr\":\"on\",\"next_index\":1,\"more\":false,\"dropped\":0,"
+                + "\"pauses\":[" + pauseB + "]}");
+        List<Replicas.Replica> replicas = List.of(replica(a, OFFSET, "run-a", 7), replica(b, behind, "run-b", 8));
+        // sends at 115 ms served by A, 120 ms by B, 125 ms by no replica the run knows
+        try (RequestLog.Writer log = RequestLog.create(dir.resolve(RequestLog.FILE_NAME), 0)) {
+            log.append(115 * MS, 115 * MS, 116 * MS, 0, 0, 200, Outcome.OK, 7);
+            log.append(120 * MS, 120 * MS, 121 * MS, 0, 0, 200, Outcome.OK, 8);
+            log.append(125 * MS, 125 * MS, 126 * MS, 0, 0, 200, Outcome.OK, 0);
+        }
+
+        RunResult result = ServicePauses.attach(ResultsFixtures.run("open"), replicas, List.of(a, b), 0, 1000 * MS,
+                0, dir, number -> number == 7 ? 0 : number == 8 ? 1 : -1);
+
+        assertThat(result.servicePauses()).containsExactlyInAnyOrder(
+                new RunResult.PauseRow(0, "safepoint", "G1 Pause Young", 110 * MS, 130 * MS, 1000L, 2, 2, 0, 2, true,
+                        a.base().toString()),
+                new RunResult.PauseRow(0, "sleeper", "host", 110 * MS, 130 * MS, null, 2, 2, 0, 2, true,
+                        b.base().toString()));
+        assertThat(result.pauseSummary().overlapping()).as("each request once").isEqualTo(3);
+        JsonNode file = new ObjectMapper().readTree(dir.resolve("agent-pauses.json").toFile()).get("replicas");
+        assertThat(file).hasSize(2);
+        assertThat(file.get(0).get("replica").asText()).isEqualTo(a.base().toString());
+        assertThat(file.get(0).get("run_id").asText()).isEqualTo("run-a");
+        assertThat(file.get(1).get("pauses").toString()).isEqualTo("[" + pauseB + "]");
+    }
+
+    @Test
+    void an_agent_lost_during_a_run_on_several_adds_no_pauses(@TempDir Path dir) throws IOException {
+        AdminClient a = agent(200, "{\"observing\":true,\"jfr\":\"on\",\"next_index\":1,\"more\":false,\"dropped\":0,"
+                + "\"pauses\":[" + pause(0, "sleeper", "host", 110, 130) + "]}");
+        Replicas.Replica lost = new Replicas.Replica("http://127.0.0.1:9", null, OFFSET, armed("run-b"), List.of(),
+                List.of(), 0, 0, new RunResult.AgentLost(500.0, List.of(), "no answer"));
+
+        RunResult result = ServicePauses.attach(ResultsFixtures.run("open"), List.of(replica(a, OFFSET, "run-a", 0), lost),
+                List.of(a, AdminClient.of(URI.create(lost.address()), null)), 0, 1000 * MS, 0, runDir(dir), number -> -1);
+
+        assertThat(result.servicePauses()).extracting(RunResult.PauseRow::replica).containsExactly(a.base().toString());
+        assertThat(new ObjectMapper().readTree(dir.resolve("agent-pauses.json").toFile()).get("replicas")).hasSize(1);
+    }
+
+    private static Replicas.Replica replica(AdminClient agent, ClockOffset offset, String runId, int servedBy) {
+        return new Replicas.Replica(agent.base().toString(), null, offset, armed(runId), List.of(), List.of(), servedBy,
+                0, null);
+    }
+
+    private static AdminClient.Armed armed(String runId) {
+        return new AdminClient.Armed(runId, 0, 1000 * MS, List.of());
     }
 
     @Test
