@@ -82,6 +82,104 @@ public record RunResult(
     }
 
     /**
+     * A run field by field, for the withers: each copies this run, sets what it changes and builds, so that
+     * a new field is added here and in the record alone.
+     */
+    private static final class Copy {
+        String name;
+        Tester tester;
+        int round;
+        boolean stall;
+        long seed;
+        long startNs;
+        long endNs;
+        double durationMs;
+        boolean interrupted;
+        Counts counts;
+        LatencyViews latencyMs;
+        Estimate estimate;
+        AboveObjective aboveObjective;
+        Lateness sendLatenessMs;
+        Lateness dispatchLatenessMs;
+        Waits waits;
+        double achievedRate;
+        Cost cost;
+        List<TimelinePoint> timeline;
+        Spectrum spectrum;
+        List<StepResult> steps;
+        List<String> warnings;
+        List<StallRow> stalls;
+        String requestsLog;
+        String hlog;
+        String dir;
+        String arm;
+        StallSummary stallSummary;
+        Long clockOffsetNs;
+        Long clockUncertaintyNs;
+        Long clockOffsetUsedNs;
+        String runId;
+        Connections connections;
+        TransportUsed transport;
+        AgentLost agentLost;
+        List<PauseRow> servicePauses;
+        PauseSummary pauseSummary;
+        List<TesterPause> testerPauses;
+        Long requestsMetTesterPause;
+        List<ReplicaUsed> replicas;
+
+        Copy(RunResult r) {
+            name = r.name;
+            tester = r.tester;
+            round = r.round;
+            stall = r.stall;
+            seed = r.seed;
+            startNs = r.startNs;
+            endNs = r.endNs;
+            durationMs = r.durationMs;
+            interrupted = r.interrupted;
+            counts = r.counts;
+            latencyMs = r.latencyMs;
+            estimate = r.estimate;
+            aboveObjective = r.aboveObjective;
+            sendLatenessMs = r.sendLatenessMs;
+            dispatchLatenessMs = r.dispatchLatenessMs;
+            waits = r.waits;
+            achievedRate = r.achievedRate;
+            cost = r.cost;
+            timeline = r.timeline;
+            spectrum = r.spectrum;
+            steps = r.steps;
+            warnings = r.warnings;
+            stalls = r.stalls;
+            requestsLog = r.requestsLog;
+            hlog = r.hlog;
+            dir = r.dir;
+            arm = r.arm;
+            stallSummary = r.stallSummary;
+            clockOffsetNs = r.clockOffsetNs;
+            clockUncertaintyNs = r.clockUncertaintyNs;
+            clockOffsetUsedNs = r.clockOffsetUsedNs;
+            runId = r.runId;
+            connections = r.connections;
+            transport = r.transport;
+            agentLost = r.agentLost;
+            servicePauses = r.servicePauses;
+            pauseSummary = r.pauseSummary;
+            testerPauses = r.testerPauses;
+            requestsMetTesterPause = r.requestsMetTesterPause;
+            replicas = r.replicas;
+        }
+
+        RunResult build() {
+            return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
+                    latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate,
+                    cost, timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary,
+                    clockOffsetNs, clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost,
+                    servicePauses, pauseSummary, testerPauses, requestsMetTesterPause, replicas);
+        }
+    }
+
+    /**
      * This run as one of several in a results folder, with its stall alignment when it had stalls.
      *
      * @param folder    the run's folder relative to the results folder ("" when it is the results folder)
@@ -90,53 +188,47 @@ public record RunResult(
      */
     public RunResult withAlignment(String folder, String line, Aligned aligned) {
         String prefix = folder.isEmpty() ? "" : folder + "/";
-        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
-                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, warnings, aligned == null ? List.of() : aligned.stalls(),
-                requestsLog == null ? null : prefix + requestsLog, hlog == null ? null : prefix + hlog, folder, line,
-                aligned == null ? null : aligned.summary(),
-                aligned == null ? null : aligned.clockOffsetNs(), aligned == null ? null : aligned.clockUncertaintyNs(),
-                aligned == null ? null : aligned.clockOffsetUsedNs(), aligned == null ? null : aligned.runId(), connections,
-                transport, agentLost, servicePauses, pauseSummary, testerPauses,
-                requestsMetTesterPause, replicas);
+        Copy c = new Copy(this);
+        c.stalls = aligned == null ? List.of() : aligned.stalls();
+        c.requestsLog = requestsLog == null ? null : prefix + requestsLog;
+        c.hlog = hlog == null ? null : prefix + hlog;
+        c.dir = folder;
+        c.arm = line;
+        c.stallSummary = aligned == null ? null : aligned.summary();
+        c.clockOffsetNs = aligned == null ? null : aligned.clockOffsetNs();
+        c.clockUncertaintyNs = aligned == null ? null : aligned.clockUncertaintyNs();
+        c.clockOffsetUsedNs = aligned == null ? null : aligned.clockOffsetUsedNs();
+        c.runId = aligned == null ? null : aligned.runId();
+        return c.build();
     }
 
     /** This run with more warnings appended. */
     public RunResult withWarnings(List<String> more) {
-        List<String> all = new ArrayList<>(warnings);
-        all.addAll(more);
-        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
-                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, all, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, servicePauses, pauseSummary, testerPauses,
-                requestsMetTesterPause, replicas);
+        Copy c = new Copy(this);
+        c.warnings = new ArrayList<>(warnings);
+        c.warnings.addAll(more);
+        return c.build();
     }
 
     /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
     public RunResult withConnections(Connections value) {
-        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
-                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, value, transport, agentLost, servicePauses, pauseSummary, testerPauses,
-                requestsMetTesterPause, replicas);
+        Copy c = new Copy(this);
+        c.connections = value;
+        return c.build();
     }
 
     /** This run with the transport that ran it (null: none, a simulation). */
     public RunResult withTransport(TransportUsed value) {
-        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
-                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, value, agentLost, servicePauses, pauseSummary, testerPauses,
-                requestsMetTesterPause, replicas);
+        Copy c = new Copy(this);
+        c.transport = value;
+        return c.build();
     }
 
     /** This run with the agent lost during it (null: the agent answered to the end). */
     public RunResult withAgentLost(AgentLost value) {
-        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
-                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, value, servicePauses, pauseSummary, testerPauses,
-                requestsMetTesterPause, replicas);
+        Copy c = new Copy(this);
+        c.agentLost = value;
+        return c.build();
     }
 
     /**
@@ -144,11 +236,10 @@ public record RunResult(
      * ({@code pause_summary}); null for both: not observed.
      */
     public RunResult withServicePauses(List<PauseRow> rows, PauseSummary summary) {
-        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
-                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, rows, summary, testerPauses,
-                requestsMetTesterPause, replicas);
+        Copy c = new Copy(this);
+        c.servicePauses = rows;
+        c.pauseSummary = summary;
+        return c.build();
     }
 
     /**
@@ -169,11 +260,10 @@ public record RunResult(
 
     /** This run with the tester's own pauses and the requests that met one (real runs only). */
     public RunResult withTesterPauses(List<TesterPause> pauses, long metRequests) {
-        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
-                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, servicePauses, pauseSummary,
-                List.copyOf(pauses), metRequests, replicas);
+        Copy c = new Copy(this);
+        c.testerPauses = List.copyOf(pauses);
+        c.requestsMetTesterPause = metRequests;
+        return c.build();
     }
 
     /**
@@ -217,11 +307,9 @@ public record RunResult(
 
     /** This run with the replicas its stalls came from (null: one agent). */
     public RunResult withReplicas(List<ReplicaUsed> value) {
-        return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
-                latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost,
-                timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary, clockOffsetNs,
-                clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost, servicePauses, pauseSummary, testerPauses,
-                requestsMetTesterPause, value);
+        Copy c = new Copy(this);
+        c.replicas = value;
+        return c.build();
     }
 
     /**
