@@ -97,36 +97,19 @@ final class ReplicatedRun {
         }
         long countedNanos = Math.round(result.durationMs() * 1e6); // the configured duration, or until a user stop
         long countEndNanos = arming.countStartNanos + countedNanos;
-        List<StallWindow> windows = new ArrayList<>();
-        List<ServerStall> every = new ArrayList<>();
         List<Replicas.Replica> done = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         for (int r = 0; r < fetched.size(); r++) {
-            StallFeed.Fetched feed = fetched.get(r);
-            ClockOffset aligning = offsets.get(r).forAlignment();
-            List<Integer> indices = new ArrayList<>();
-            for (ServerStall stall : feed.stalls()) {
-                windows.add(stall.onTesterClock(aligning, r));
-                indices.add(stall.index());
+            done.add(judged(replicas.agents().get(r).base().toString(), ids.get(r), servedBy[r], offsets.get(r),
+                    arming.armed.get(r), fetched.get(r), arming.countStartNanos, countEndNanos, warnings));
+        }
+        List<StallWindow> windows = new ArrayList<>();
+        List<ServerStall> every = new ArrayList<>();
+        for (int r = 0; r < done.size(); r++) {
+            for (ServerStall stall : done.get(r).stalls()) {
+                windows.add(stall.onTesterClock(done.get(r).offset().forAlignment(), r));
             }
-            AdminClient.Armed armed = arming.armed.get(r);
-            long armedAtTesterNanos = aligning.toTesterNanos(armed.armedAtNanos());
-            List<Integer> missing = MissingStalls.missing(armed.stalls(), armedAtTesterNanos,
-                    feed.confirmedUntilNanos(countEndNanos), indices);
-            String address = replicas.agents().get(r).base().toString();
-            String warning = MissingStalls.warning(missing);
-            if (warning != null) {
-                warnings.add("replica " + address + ": " + warning);
-            }
-            RunResult.AgentLost lost = !feed.lost() ? null : StallFeed.agentLost(feed, armed.stalls(),
-                    armedAtTesterNanos, arming.countStartNanos, countEndNanos, missing);
-            if (lost != null) {
-                warnings.add("replica " + address + ": "
-                        + StallFeed.warning(lost.atMs(), feed.stalls().size(), lost.unconfirmedStalls()));
-            }
-            every.addAll(feed.stalls());
-            done.add(new Replicas.Replica(address, ids.get(r), offsets.get(r), armed, feed.stalls(), missing,
-                    servedBy[r], 0, lost));
+            every.addAll(done.get(r).stalls());
         }
         keepAgentStalls(done, runDir);
         Path log = runDir.resolve(RequestLog.FILE_NAME);
@@ -147,6 +130,32 @@ final class ReplicatedRun {
         Replicas.Replica first = done.get(0);
         return new StalledRun.Outcome(result, first.offset(), first.armed(), every, alignment, first.missing(),
                 versions, done);
+    }
+
+    /**
+     * One replica's part of the run: the windows its agent gave, the planned stalls it missed (up to where its
+     * answers confirm what happened) and, when it stopped answering, what that left unknown; a warning for each
+     * of those, naming it, goes to {@code warnings}.
+     */
+    private static Replicas.Replica judged(String address, String id, int servedBy, ClockOffset offset,
+                                           AdminClient.Armed armed, StallFeed.Fetched feed, long countStartNanos,
+                                           long countEndNanos, List<String> warnings) {
+        ClockOffset aligning = offset.forAlignment();
+        long armedAtTesterNanos = aligning.toTesterNanos(armed.armedAtNanos());
+        List<Integer> indices = feed.stalls().stream().map(ServerStall::index).toList();
+        List<Integer> missing = MissingStalls.missing(armed.stalls(), armedAtTesterNanos,
+                feed.confirmedUntilNanos(countEndNanos), indices);
+        String warning = MissingStalls.warning(missing);
+        if (warning != null) {
+            warnings.add("replica " + address + ": " + warning);
+        }
+        RunResult.AgentLost lost = !feed.lost() ? null : StallFeed.agentLost(feed, armed.stalls(), armedAtTesterNanos,
+                countStartNanos, countEndNanos, missing);
+        if (lost != null) {
+            warnings.add("replica " + address + ": "
+                    + StallFeed.warning(lost.atMs(), feed.stalls().size(), lost.unconfirmedStalls()));
+        }
+        return new Replicas.Replica(address, id, offset, armed, feed.stalls(), missing, servedBy, 0, lost);
     }
 
     /** This tester's version with the first answering agent's; this tester's alone when none answered. */
