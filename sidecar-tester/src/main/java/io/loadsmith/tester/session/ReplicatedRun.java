@@ -297,7 +297,7 @@ final class ReplicatedRun {
             for (int r = 0; r < armed.size(); r++) {
                 AdminClient agent = replicas.agents().get(r);
                 String runId = armed.get(r).runId();
-                feeds.add(polling ? StallFeed.start(agent, runId, clock) : StallFeed.byHand(agent, runId, clock));
+                feeds.add(StallFeed.of(agent, runId, clock, polling));
             }
         }
 

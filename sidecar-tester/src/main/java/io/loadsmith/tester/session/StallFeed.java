@@ -53,6 +53,11 @@ final class StallFeed implements AutoCloseable {
         return new StallFeed(admin, runId, clock, null);
     }
 
+    /** {@link #start} when {@code polling} (a real run), else {@link #byHand} (a run on a virtual clock). */
+    static StallFeed of(AdminClient admin, String runId, LongSupplier clock, boolean polling) {
+        return polling ? start(admin, runId, clock) : byHand(admin, runId, clock);
+    }
+
     /** A feed that fetches once a second from now on its own thread; {@link #finish()} stops it. */
     static StallFeed start(AdminClient admin, String runId, LongSupplier clock) {
         StallFeed feed = new StallFeed(admin, runId, clock, Executors.newSingleThreadScheduledExecutor(r -> {

@@ -384,8 +384,7 @@ public final class StalledRun {
             try {
                 armed = stalls.admin().arm(stalls.spec(horizonNanos), stalls.kind(),
                         shared == null ? null : shared.runId());
-                feed = polling ? StallFeed.start(stalls.admin(), armed.runId(), clock)
-                        : StallFeed.byHand(stalls.admin(), armed.runId(), clock);
+                feed = StallFeed.of(stalls.admin(), armed.runId(), clock, polling);
             } catch (AdminException e) {
                 failure = e;
             }
