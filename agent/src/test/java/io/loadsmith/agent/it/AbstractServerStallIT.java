@@ -21,7 +21,7 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The contract every server target must meet, checked on a real server in a child JVM with the real,
- * shaded agent jar: one explicit 300 ms stall, armed through the admin API, holds a request sent 100 ms
+ * shaded agent jar: one explicit 300 ms stall, armed through the admin API, holds a request sent 200 ms
  * into it and a request already in flight at its start until the window ends, delays nothing sent before
  * it, and is reported by {@code /stalls} as one window of 300 ms with what it held. Each server is a
  * small subclass ({@link #mainClass()}, {@link #libraries()}, {@link #target()}).
@@ -131,28 +131,7 @@ abstract class AbstractServerStallIT {
             assertThat(RawHttp.get(port, "/fast").status()).isEqualTo(200);
             assertThat(RawHttp.get(port, "/slow?ms=1").status()).isEqualTo(200);
         }
-        awaitSettled();
     }
-
-    /**
-     * Serves requests until 20 in a row each answer within {@value #SETTLED_MILLIS} ms, for at most 30 s. An
-     * app just attached to may still be compiling the classes the agent changed, which on 2 cores can hold
-     * back the stall controller's timer: the contract test right after set-up saw a window open 70 ms late
-     * in CI (a Helidon app on JDK 25, attached with method=). The contract test itself judges what happens
-     * if the app never settles.
-     */
-    private void awaitSettled() throws IOException {
-        long deadline = System.nanoTime() + 30_000 * NANOS_PER_MILLI;
-        int inARow = 0;
-        while (inARow < 20 && System.nanoTime() - deadline < 0) {
-            RawHttp.Timed fast = RawHttp.get(port, "/fast");
-            RawHttp.Timed slow = RawHttp.get(port, "/slow?ms=1");
-            boolean settled = fast.latencyMillis() < SETTLED_MILLIS && slow.latencyMillis() < SETTLED_MILLIS + 1;
-            inARow = settled ? inARow + 1 : 0;
-        }
-    }
-
-    private static final long SETTLED_MILLIS = 5;
 
     /** Heap and GC options every app runs with. */
     static List<String> baseJvmArgs() {
@@ -174,28 +153,45 @@ abstract class AbstractServerStallIT {
         assertThat(health.body()).contains("\"" + target() + "\":[\"").contains(expectedGate());
     }
 
+    /**
+     * How late the window may open and the test still mean what it says. The controller opens it
+     * microseconds after its planned start when it gets a core; on a busy 2-core box it has waited up to
+     * 67 ms for one (docs/benchmarks.md, "Stall timing"), and a contract test in CI saw 62 and 70 ms. The
+     * requests are placed so that everything below holds for any lateness under 200 ms: the in-flight
+     * request's work runs until 200 ms into the planned window, and the request sent into it goes 200 ms in.
+     */
+    static final double START_LATENESS_LIMIT_MILLIS = 150.0;
+
+    /**
+     * How long after the window's end a held request may end: its thread's wake-up and the response's
+     * write, which wait for a core like the controller does. Short of a second hold (300 ms more).
+     */
+    static final double LATE_RELEASE_LIMIT_MILLIS = 250.0;
+
     @Test
     void a_300_ms_stall_holds_requests_sent_into_it_and_in_flight_at_its_start_and_nothing_before_it() throws Exception {
         ExecutorService senders = Executors.newFixedThreadPool(3);
         try (RawHttp.Call before = RawHttp.prepare(port, "/fast");
-             RawHttp.Call inFlight = RawHttp.prepare(port, "/slow?ms=200");
+             RawHttp.Call inFlight = RawHttp.prepare(port, "/slow?ms=400");
              RawHttp.Call during = RawHttp.prepare(port, "/fast")) {
             long armedAt = admin.armOne(500, 300);
 
             Future<RawHttp.Timed> beforeReply = senders.submit(() -> before.sendAt(armedAt + 200 * NANOS_PER_MILLI));
-            Future<RawHttp.Timed> inFlightReply = senders.submit(() -> inFlight.sendAt(armedAt + 400 * NANOS_PER_MILLI));
-            Future<RawHttp.Timed> duringReply = senders.submit(() -> during.sendAt(armedAt + 600 * NANOS_PER_MILLI));
+            Future<RawHttp.Timed> inFlightReply = senders.submit(() -> inFlight.sendAt(armedAt + 300 * NANOS_PER_MILLI));
+            Future<RawHttp.Timed> duringReply = senders.submit(() -> during.sendAt(armedAt + 700 * NANOS_PER_MILLI));
             RawHttp.Timed beforeTimed = beforeReply.get(10, TimeUnit.SECONDS);
             RawHttp.Timed inFlightTimed = inFlightReply.get(10, TimeUnit.SECONDS);
             RawHttp.Timed duringTimed = duringReply.get(10, TimeUnit.SECONDS);
-            RawHttp.waitUntil(armedAt + 900 * NANOS_PER_MILLI);
-            List<Admin.Window> windows = admin.stalls();
+            List<Admin.Window> windows = closedWindows(armedAt + 5_000 * NANOS_PER_MILLI);
 
             assertThat(windows).hasSize(1);
             Admin.Window window = windows.get(0);
+            double lateness = (window.startNanos() - window.plannedStartNanos()) / 1e6;
+            System.out.printf("%s: window opened %.3f ms after its planned start%n", getClass().getSimpleName(), lateness);
+            assertThat(lateness).as(() -> "start lateness, ms; planned start_ns " + window.plannedStartNanos()
+                    + "; the app's pauses within 200 ms of it: " + admin.pausesAround(window.plannedStartNanos(), 200 * NANOS_PER_MILLI)).isBetween(0.0, START_LATENESS_LIMIT_MILLIS);
             assertThat(window.durationMillis()).as("window length, ms").isBetween(300.0 - EARLY_TOLERANCE_MILLIS, 300.0 + LATE_END_TOLERANCE_MILLIS);
             long heldUntil = Math.min(window.endNanos(), window.startNanos() + 300 * NANOS_PER_MILLI);
-            assertThat((window.startNanos() - window.plannedStartNanos()) / 1e6).as("start lateness, ms").isBetween(0.0, 50.0);
             assertThat(window.held()).as("held").isGreaterThanOrEqualTo(minimumHeld());
 
             assertThat(beforeTimed.status()).isEqualTo(200);
@@ -206,14 +202,24 @@ abstract class AbstractServerStallIT {
             assertThat(inFlightTimed.status()).isEqualTo(200);
             assertThat(inFlightTimed.sentNanos()).isLessThan(window.startNanos());
             assertThat((inFlightTimed.endNanos() - heldUntil) / 1e6)
-                    .as("in-flight request's end after the window's end, ms").isBetween(-EARLY_TOLERANCE_MILLIS, 100.0);
+                    .as("in-flight request's end after the window's end, ms").isBetween(-EARLY_TOLERANCE_MILLIS, LATE_RELEASE_LIMIT_MILLIS);
 
             assertThat(duringTimed.status()).isEqualTo(200);
             assertThat(duringTimed.sentNanos()).isBetween(window.startNanos(), window.endNanos());
             assertThat((duringTimed.endNanos() - heldUntil) / 1e6)
-                    .as("request sent into the stall: end after the window's end, ms").isBetween(-EARLY_TOLERANCE_MILLIS, 100.0);
+                    .as("request sent into the stall: end after the window's end, ms").isBetween(-EARLY_TOLERANCE_MILLIS, LATE_RELEASE_LIMIT_MILLIS);
         } finally {
             senders.shutdownNow();
         }
+    }
+
+    /** The run's windows once one is recorded (the controller records a window as it closes), or none by the deadline. */
+    private List<Admin.Window> closedWindows(long deadlineNanos) throws IOException, InterruptedException {
+        List<Admin.Window> windows = admin.stalls();
+        while (windows.isEmpty() && System.nanoTime() - deadlineNanos < 0) {
+            RawHttp.waitUntil(System.nanoTime() + 10 * NANOS_PER_MILLI);
+            windows = admin.stalls();
+        }
+        return windows;
     }
 }

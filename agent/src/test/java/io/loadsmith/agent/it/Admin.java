@@ -86,6 +86,31 @@ final class Admin {
         return windows;
     }
 
+    /**
+     * The app's observed pauses ({@code GET /pauses}) that overlap {@code nanos ± radiusNanos}, as their JSON
+     * objects: what a failed timing assertion shows, so that a late window says whether the whole process
+     * was stopped (a safepoint) or starved (the sleeper woke late too) at that moment. Called on a failure
+     * only: it first lets the time JFR may take to deliver pass (up to ~2 s, docs/pauses.md).
+     */
+    String pausesAround(long nanos, long radiusNanos) {
+        RawHttp.waitUntil(nanos + radiusNanos + JFR_DELIVERY_NANOS);
+        try {
+            Reply reply = get("/pauses");
+            StringBuilder near = new StringBuilder();
+            Matcher pause = Pattern.compile("\\{[^{}]*\"start_ns\":(-?\\d+),\"end_ns\":(-?\\d+)[^{}]*\\}").matcher(reply.body());
+            while (pause.find()) {
+                if (Long.parseLong(pause.group(1)) <= nanos + radiusNanos && Long.parseLong(pause.group(2)) >= nanos - radiusNanos) {
+                    near.append('\n').append(pause.group());
+                }
+            }
+            return near.length() == 0 ? "no pause observed within " + radiusNanos / 1_000_000 + " ms" : near.toString();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            return "pauses unavailable: " + e;
+        }
+    }
+
+    private static final long JFR_DELIVERY_NANOS = 2_500_000_000L;
+
     static long number(String json, String field) {
         Matcher m = Pattern.compile("\"" + field + "\":(-?\\d+)").matcher(json);
         if (!m.find()) {
