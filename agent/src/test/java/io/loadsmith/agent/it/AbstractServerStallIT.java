@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -188,28 +189,65 @@ abstract class AbstractServerStallIT {
             Admin.Window window = windows.get(0);
             double lateness = (window.startNanos() - window.plannedStartNanos()) / 1e6;
             System.out.printf("%s: window opened %.3f ms after its planned start%n", getClass().getSimpleName(), lateness);
-            assertThat(lateness).as(() -> "start lateness, ms; planned start_ns " + window.plannedStartNanos()
-                    + "; the app's pauses within 200 ms of it: " + admin.pausesAround(window.plannedStartNanos(), 200 * NANOS_PER_MILLI)).isBetween(0.0, START_LATENESS_LIMIT_MILLIS);
-            assertThat(window.durationMillis()).as("window length, ms").isBetween(300.0 - EARLY_TOLERANCE_MILLIS, 300.0 + LATE_END_TOLERANCE_MILLIS);
+            Story story = new Story(armedAt, window, beforeTimed, inFlightTimed, duringTimed);
+            assertThat(lateness).as(story.about("start lateness, ms")).isBetween(0.0, START_LATENESS_LIMIT_MILLIS);
+            assertThat(window.durationMillis()).as(story.about("window length, ms")).isBetween(300.0 - EARLY_TOLERANCE_MILLIS, 300.0 + LATE_END_TOLERANCE_MILLIS);
             long heldUntil = Math.min(window.endNanos(), window.startNanos() + 300 * NANOS_PER_MILLI);
-            assertThat(window.held()).as("held").isGreaterThanOrEqualTo(minimumHeld());
+            assertThat(window.held()).as(story.about("held")).isGreaterThanOrEqualTo(minimumHeld());
 
             assertThat(beforeTimed.status()).isEqualTo(200);
             // sent 300 ms before the window: ending before it starts is what "not held" means here; how
             // long it took is the box's business (a 100 ms bound failed once at load 25)
-            assertThat(beforeTimed.endNanos()).as("the request sent before the stall ended before it").isLessThan(window.startNanos());
+            assertThat(beforeTimed.endNanos()).as(story.about("the request sent before the stall ended before it")).isLessThan(window.startNanos());
 
             assertThat(inFlightTimed.status()).isEqualTo(200);
-            assertThat(inFlightTimed.sentNanos()).isLessThan(window.startNanos());
+            assertThat(inFlightTimed.sentNanos()).as(story.about("in-flight request sent before the window")).isLessThan(window.startNanos());
             assertThat((inFlightTimed.endNanos() - heldUntil) / 1e6)
-                    .as("in-flight request's end after the window's end, ms").isBetween(-EARLY_TOLERANCE_MILLIS, LATE_RELEASE_LIMIT_MILLIS);
+                    .as(story.about("in-flight request's end after the window's end, ms")).isBetween(-EARLY_TOLERANCE_MILLIS, LATE_RELEASE_LIMIT_MILLIS);
 
             assertThat(duringTimed.status()).isEqualTo(200);
-            assertThat(duringTimed.sentNanos()).isBetween(window.startNanos(), window.endNanos());
+            assertThat(duringTimed.sentNanos()).as(story.about("request sent into the window")).isBetween(window.startNanos(), window.endNanos());
             assertThat((duringTimed.endNanos() - heldUntil) / 1e6)
-                    .as("request sent into the stall: end after the window's end, ms").isBetween(-EARLY_TOLERANCE_MILLIS, LATE_RELEASE_LIMIT_MILLIS);
+                    .as(story.about("request sent into the stall: end after the window's end, ms")).isBetween(-EARLY_TOLERANCE_MILLIS, LATE_RELEASE_LIMIT_MILLIS);
         } finally {
             senders.shutdownNow();
+        }
+    }
+
+    /**
+     * What a failed assertion of the contract test shows: when the window and each request began and ended,
+     * in ms after the arm, and the app's observed pauses around the window (was the whole process stopped
+     * or starved then, or only one thread?).
+     */
+    private final class Story {
+        private final long armedAt;
+        private final Admin.Window window;
+        private final RawHttp.Timed before;
+        private final RawHttp.Timed inFlight;
+        private final RawHttp.Timed during;
+
+        Story(long armedAt, Admin.Window window, RawHttp.Timed before, RawHttp.Timed inFlight, RawHttp.Timed during) {
+            this.armedAt = armedAt;
+            this.window = window;
+            this.before = before;
+            this.inFlight = inFlight;
+            this.during = during;
+        }
+
+        Supplier<String> about(String what) {
+            return () -> String.format("%s; ms after the arm: window planned %.1f, %.1f-%.1f, held %d; before %s; in flight %s;"
+                            + " during %s; the app's pauses from 300 ms before the window to 300 ms after it: %s", what,
+                    millis(window.plannedStartNanos()), millis(window.startNanos()), millis(window.endNanos()), window.held(),
+                    span(before), span(inFlight), span(during),
+                    admin.pausesBetween(window.plannedStartNanos() - 300 * NANOS_PER_MILLI, window.endNanos() + 300 * NANOS_PER_MILLI, armedAt));
+        }
+
+        private String span(RawHttp.Timed request) {
+            return String.format("%.1f-%.1f (%d)", millis(request.sentNanos()), millis(request.endNanos()), request.status());
+        }
+
+        private double millis(long nanos) {
+            return (nanos - armedAt) / 1e6;
         }
     }
 

@@ -87,25 +87,30 @@ final class Admin {
     }
 
     /**
-     * The app's observed pauses ({@code GET /pauses}) that overlap {@code nanos ± radiusNanos}, as their JSON
-     * objects: what a failed timing assertion shows, so that a late window says whether the whole process
-     * was stopped (a safepoint) or starved (the sleeper woke late too) at that moment. Called on a failure
-     * only: it first lets the time JFR may take to deliver pass (up to ~2 s, docs/pauses.md).
+     * The app's observed pauses ({@code GET /pauses}) that overlap {@code [fromNanos, toNanos]}, one per line
+     * as source, label and span in ms after {@code originNanos}: what a failed timing assertion shows, so
+     * that it says whether the whole process was stopped (a safepoint) or starved (the sleeper woke late)
+     * then. Called on a failure only: it first lets the time JFR may take to deliver pass (up to ~2 s,
+     * docs/pauses.md).
      */
-    String pausesAround(long nanos, long radiusNanos) {
-        RawHttp.waitUntil(nanos + radiusNanos + JFR_DELIVERY_NANOS);
+    String pausesBetween(long fromNanos, long toNanos, long originNanos) {
+        RawHttp.waitUntil(toNanos + JFR_DELIVERY_NANOS);
         try {
             Reply reply = get("/pauses");
             StringBuilder near = new StringBuilder();
-            Matcher pause = Pattern.compile("\\{[^{}]*\"start_ns\":(-?\\d+),\"end_ns\":(-?\\d+)[^{}]*\\}").matcher(reply.body());
+            Matcher pause = Pattern.compile("\"source\":\"(\\w+)\",\"label\":\"([^\"]*)\",\"start_ns\":(-?\\d+),\"end_ns\":(-?\\d+)")
+                    .matcher(reply.body());
             while (pause.find()) {
-                if (Long.parseLong(pause.group(1)) <= nanos + radiusNanos && Long.parseLong(pause.group(2)) >= nanos - radiusNanos) {
-                    near.append('\n').append(pause.group());
+                long start = Long.parseLong(pause.group(3));
+                long end = Long.parseLong(pause.group(4));
+                if (start <= toNanos && end >= fromNanos) {
+                    near.append(String.format("%n  %s %s %.1f-%.1f", pause.group(1), pause.group(2),
+                            (start - originNanos) / 1e6, (end - originNanos) / 1e6));
                 }
             }
-            return near.length() == 0 ? "no pause observed within " + radiusNanos / 1_000_000 + " ms" : near.toString();
+            return near.length() == 0 ? "none" : near.toString();
         } catch (IOException | InterruptedException | RuntimeException e) {
-            return "pauses unavailable: " + e;
+            return "unavailable: " + e;
         }
     }
 
