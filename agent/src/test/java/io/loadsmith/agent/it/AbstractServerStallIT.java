@@ -22,7 +22,7 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The contract every server target must meet, checked on a real server in a child JVM with the real,
- * shaded agent jar: one explicit 300 ms stall, armed through the admin API, holds a request sent 200 ms
+ * shaded agent jar: one explicit 300 ms stall, armed through the admin API, holds a request sent 150 ms
  * into it and a request already in flight at its start until the window ends, delays nothing sent before
  * it, and is reported by {@code /stalls} as one window of 300 ms with what it held. Each server is a
  * small subclass ({@link #mainClass()}, {@link #libraries()}, {@link #target()}).
@@ -157,11 +157,12 @@ abstract class AbstractServerStallIT {
     /**
      * How late the window may open and the test still mean what it says. The controller opens it
      * microseconds after its planned start when it gets a core; on a busy 2-core box it has waited up to
-     * 67 ms for one (docs/benchmarks.md, "Stall timing"), and a contract test in CI saw 62 and 70 ms. The
-     * requests are placed so that everything below holds for any lateness under 200 ms: the in-flight
-     * request's work runs until 200 ms into the planned window, and the request sent into it goes 200 ms in.
+     * 67 ms for one (docs/benchmarks.md, "Stall timing"), and this test in CI saw 62, 70 and 77 ms (a Helidon
+     * app on JDK 25 just attached to). The in-flight request's work ends, and the request sent into the
+     * window goes, 150 ms into the planned window: half-way, so that the window may open up to 150 ms late,
+     * and the test's own sender may be up to 150 ms late (this JVM's pauses), and both are still held.
      */
-    static final double START_LATENESS_LIMIT_MILLIS = 150.0;
+    static final double START_LATENESS_LIMIT_MILLIS = 120.0;
 
     /**
      * How long after the window's end a held request may end: its thread's wake-up and the response's
@@ -173,13 +174,13 @@ abstract class AbstractServerStallIT {
     void a_300_ms_stall_holds_requests_sent_into_it_and_in_flight_at_its_start_and_nothing_before_it() throws Exception {
         ExecutorService senders = Executors.newFixedThreadPool(3);
         try (RawHttp.Call before = RawHttp.prepare(port, "/fast");
-             RawHttp.Call inFlight = RawHttp.prepare(port, "/slow?ms=400");
+             RawHttp.Call inFlight = RawHttp.prepare(port, "/slow?ms=350");
              RawHttp.Call during = RawHttp.prepare(port, "/fast")) {
             long armedAt = admin.armOne(500, 300);
 
             Future<RawHttp.Timed> beforeReply = senders.submit(() -> before.sendAt(armedAt + 200 * NANOS_PER_MILLI));
             Future<RawHttp.Timed> inFlightReply = senders.submit(() -> inFlight.sendAt(armedAt + 300 * NANOS_PER_MILLI));
-            Future<RawHttp.Timed> duringReply = senders.submit(() -> during.sendAt(armedAt + 700 * NANOS_PER_MILLI));
+            Future<RawHttp.Timed> duringReply = senders.submit(() -> during.sendAt(armedAt + 650 * NANOS_PER_MILLI));
             RawHttp.Timed beforeTimed = beforeReply.get(10, TimeUnit.SECONDS);
             RawHttp.Timed inFlightTimed = inFlightReply.get(10, TimeUnit.SECONDS);
             RawHttp.Timed duringTimed = duringReply.get(10, TimeUnit.SECONDS);
@@ -193,6 +194,9 @@ abstract class AbstractServerStallIT {
             assertThat(lateness).as(story.about("start lateness, ms")).isBetween(0.0, START_LATENESS_LIMIT_MILLIS);
             assertThat(window.durationMillis()).as(story.about("window length, ms")).isBetween(300.0 - EARLY_TOLERANCE_MILLIS, 300.0 + LATE_END_TOLERANCE_MILLIS);
             long heldUntil = Math.min(window.endNanos(), window.startNanos() + 300 * NANOS_PER_MILLI);
+
+            assertThat(inFlightTimed.sentNanos()).as(story.about("in-flight request sent before the window")).isLessThan(window.startNanos());
+            assertThat(duringTimed.sentNanos()).as(story.about("request sent into the window")).isBetween(window.startNanos(), window.endNanos());
             assertThat(window.held()).as(story.about("held")).isGreaterThanOrEqualTo(minimumHeld());
 
             assertThat(beforeTimed.status()).isEqualTo(200);
@@ -201,12 +205,10 @@ abstract class AbstractServerStallIT {
             assertThat(beforeTimed.endNanos()).as(story.about("the request sent before the stall ended before it")).isLessThan(window.startNanos());
 
             assertThat(inFlightTimed.status()).isEqualTo(200);
-            assertThat(inFlightTimed.sentNanos()).as(story.about("in-flight request sent before the window")).isLessThan(window.startNanos());
             assertThat((inFlightTimed.endNanos() - heldUntil) / 1e6)
                     .as(story.about("in-flight request's end after the window's end, ms")).isBetween(-EARLY_TOLERANCE_MILLIS, LATE_RELEASE_LIMIT_MILLIS);
 
             assertThat(duringTimed.status()).isEqualTo(200);
-            assertThat(duringTimed.sentNanos()).as(story.about("request sent into the window")).isBetween(window.startNanos(), window.endNanos());
             assertThat((duringTimed.endNanos() - heldUntil) / 1e6)
                     .as(story.about("request sent into the stall: end after the window's end, ms")).isBetween(-EARLY_TOLERANCE_MILLIS, LATE_RELEASE_LIMIT_MILLIS);
         } finally {
