@@ -163,6 +163,8 @@ abstract class AbstractServerStallIT {
      * and the test's own sender may be up to 150 ms late (this JVM's pauses), and both are still held.
      */
     static final double START_LATENESS_LIMIT_MILLIS = 120.0;
+    /** A lateness the test's output explains even when the test passes (the app's pauses then). */
+    static final double NOTABLE_LATENESS_MILLIS = 20.0;
 
     /**
      * How long after the window's end a held request may end: its thread's wake-up and the response's
@@ -191,6 +193,9 @@ abstract class AbstractServerStallIT {
             double lateness = (window.startNanos() - window.plannedStartNanos()) / 1e6;
             System.out.printf("%s: window opened %.3f ms after its planned start%n", getClass().getSimpleName(), lateness);
             Story story = new Story(armedAt, window, beforeTimed, inFlightTimed, duringTimed);
+            if (lateness > NOTABLE_LATENESS_MILLIS) {
+                System.out.println(story.about("a late window, within the limit").get()); // the log says why, pass or fail
+            }
             assertThat(lateness).as(story.about("start lateness, ms")).isBetween(0.0, START_LATENESS_LIMIT_MILLIS);
             assertThat(window.durationMillis()).as(story.about("window length, ms")).isBetween(300.0 - EARLY_TOLERANCE_MILLIS, 300.0 + LATE_END_TOLERANCE_MILLIS);
             long heldUntil = Math.min(window.endNanos(), window.startNanos() + 300 * NANOS_PER_MILLI);
