@@ -186,7 +186,7 @@ abstract class AbstractServerStallIT {
             RawHttp.Timed beforeTimed = beforeReply.get(10, TimeUnit.SECONDS);
             RawHttp.Timed inFlightTimed = inFlightReply.get(10, TimeUnit.SECONDS);
             RawHttp.Timed duringTimed = duringReply.get(10, TimeUnit.SECONDS);
-            List<Admin.Window> windows = closedWindows(armedAt + 5_000 * NANOS_PER_MILLI);
+            List<Admin.Window> windows = admin.awaitStalls(armedAt + 5_000 * NANOS_PER_MILLI);
 
             assertThat(windows).hasSize(1);
             Admin.Window window = windows.get(0);
@@ -256,15 +256,5 @@ abstract class AbstractServerStallIT {
         private double millis(long nanos) {
             return (nanos - armedAt) / 1e6;
         }
-    }
-
-    /** The run's windows once one is recorded (the controller records a window as it closes), or none by the deadline. */
-    private List<Admin.Window> closedWindows(long deadlineNanos) throws IOException, InterruptedException {
-        List<Admin.Window> windows = admin.stalls();
-        while (windows.isEmpty() && System.nanoTime() - deadlineNanos < 0) {
-            RawHttp.waitUntil(System.nanoTime() + 10 * NANOS_PER_MILLI);
-            windows = admin.stalls();
-        }
-        return windows;
     }
 }

@@ -53,10 +53,10 @@ abstract class AbstractTraceHeaderIT extends AbstractServerStallIT {
         long armedAt;
         try (RawHttp.Call during = RawHttp.prepare(port, "/fast")) {
             armedAt = admin.armOne(300, 300);
-            response = during.sendAt(armedAt + 400 * NANOS_PER_MILLI);
+            // half-way into the window: it is held if the window opens up to 150 ms late (a busy box)
+            response = during.sendAt(armedAt + 450 * NANOS_PER_MILLI);
         }
-        RawHttp.waitUntil(armedAt + 700 * NANOS_PER_MILLI);
-        List<Admin.Window> windows = admin.stalls();
+        List<Admin.Window> windows = admin.awaitStalls(armedAt + 5_000 * NANOS_PER_MILLI);
 
         assertThat(windows).hasSize(1);
         Admin.Window window = windows.get(0);

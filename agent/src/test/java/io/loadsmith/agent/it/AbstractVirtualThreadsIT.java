@@ -137,8 +137,9 @@ abstract class AbstractVirtualThreadsIT {
     }
 
     /**
-     * Arms one stall of {@code kind}, sends {@code gatedCount} requests to the gated server 100 ms into it
-     * and one to the ungated server 400 ms into it, and returns the window with what each request saw.
+     * Arms one stall of {@code kind}, sends {@code gatedCount} requests to the gated server 300 ms into it
+     * and one to the ungated server 600 ms into it, and returns the window with what each request saw. The
+     * window may open up to 300 ms late (a busy box) and the requests still go into it.
      */
     private Stalled stallAndSend(String kind, int gatedCount) throws Exception {
         ExecutorService senders = Executors.newFixedThreadPool(gatedCount + 1);
@@ -154,16 +155,15 @@ abstract class AbstractVirtualThreadsIT {
             long startNanos = armedAt + STALL_OFFSET_MILLIS * NANOS_PER_MILLI;
             List<Future<RawHttp.Timed>> gatedReplies = new ArrayList<>();
             for (RawHttp.Call call : calls.subList(0, gatedCount)) {
-                gatedReplies.add(senders.submit(() -> call.sendAt(startNanos + 100 * NANOS_PER_MILLI)));
+                gatedReplies.add(senders.submit(() -> call.sendAt(startNanos + 300 * NANOS_PER_MILLI)));
             }
-            Future<RawHttp.Timed> ungatedReply = senders.submit(() -> ungatedCall.sendAt(startNanos + 400 * NANOS_PER_MILLI));
+            Future<RawHttp.Timed> ungatedReply = senders.submit(() -> ungatedCall.sendAt(startNanos + 600 * NANOS_PER_MILLI));
             List<RawHttp.Timed> gated = new ArrayList<>();
             for (Future<RawHttp.Timed> reply : gatedReplies) {
                 gated.add(reply.get(15, TimeUnit.SECONDS));
             }
             RawHttp.Timed ungated = ungatedReply.get(15, TimeUnit.SECONDS);
-            RawHttp.waitUntil(startNanos + (STALL_MILLIS + 200) * NANOS_PER_MILLI);
-            List<Admin.Window> windows = admin.stalls();
+            List<Admin.Window> windows = admin.awaitStalls(startNanos + (STALL_MILLIS + 5_000) * NANOS_PER_MILLI);
             assertThat(windows).hasSize(1);
             return new Stalled(windows.get(0), gated, ungated);
         } finally {

@@ -116,6 +116,19 @@ final class Admin {
 
     private static final long JFR_DELIVERY_NANOS = 2_500_000_000L;
 
+    /**
+     * {@link #stalls()} once a window is recorded (the controller records a window as it closes, which may
+     * come later than planned on a busy box), or the empty list at {@code deadlineNanos}.
+     */
+    List<Window> awaitStalls(long deadlineNanos) throws IOException, InterruptedException {
+        List<Window> windows = stalls();
+        while (windows.isEmpty() && System.nanoTime() - deadlineNanos < 0) {
+            RawHttp.waitUntil(System.nanoTime() + 10_000_000L);
+            windows = stalls();
+        }
+        return windows;
+    }
+
     static long number(String json, String field) {
         Matcher m = Pattern.compile("\"" + field + "\":(-?\\d+)").matcher(json);
         if (!m.find()) {
