@@ -90,7 +90,7 @@ final class Admin {
      * The app's observed pauses ({@code GET /pauses}) that overlap {@code [fromNanos, toNanos]}, one per line
      * as source, label and span in ms after {@code originNanos}: what a failed timing assertion shows, so
      * that it says whether the whole process was stopped (a safepoint) or starved (the sleeper woke late)
-     * then. Called on a failure only: it first lets the time JFR may take to deliver pass (up to ~2 s,
+     * then. Called for a late window or a failed assertion only: it first lets the time JFR may take to deliver pass (up to ~2 s,
      * docs/pauses.md).
      */
     String pausesBetween(long fromNanos, long toNanos, long originNanos) {

@@ -157,7 +157,7 @@ abstract class AbstractPauseObserverIT {
         long awakeNanos = System.nanoTime();
 
         // The window may spill a little over the bracket on a busy box: a sleeper already waiting for a core
-        // when the signal came reports that wait and the stop as one window (CI met one), and after the
+        // when the signal came reports that wait and the stop as one window (a clean build met one), and after the
         // CONT it may get a core only after the child's answer.
         Window stop = awaitWindow(String.format("a sleeper window inside the stop bracket %d-%d (give or take %d ms),"
                                 + " at least the stop long (%d ns)", beforeStopNanos, awakeNanos, MARGIN_NANOS / 1_000_000,
