@@ -58,10 +58,13 @@ final class TesterPauses implements AutoCloseable {
      * The run with {@code tester_pauses} (every window overlapping {@code [start_ns, end_ns]}, in start
      * order), {@code requests_met_tester_pause} counted from its {@code requests.bin}, and the warnings: the
      * pauses are a material share of the corrected tail ({@link TesterPauseMeetings#material()}), or JFR had
-     * not delivered past the run's end {@link #DELIVERY_WAIT_NANOS} after it.
+     * not delivered past the run's end {@link #DELIVERY_WAIT_NANOS} after it. It first asks the observer for
+     * a clock sample at once ({@link PauseObserver#requestSync}): its thread takes them once a second, and the
+     * run's end is finalised only once one after it has been delivered.
      */
     RunResult attach(RunResult result, Path runDir) throws IOException {
         List<String> warnings = new ArrayList<>();
+        observer.requestSync(); // a clock sample past the run's end now, not at the next second
         if (!awaitDelivery(observer, result.endNs())) {
             warnings.add("JFR had not delivered the tester's safepoints up to the run's end 3 s after it:"
                     + " tester_pauses may miss the last ones");

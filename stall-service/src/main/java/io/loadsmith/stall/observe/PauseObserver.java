@@ -25,9 +25,9 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  * The sleeper thread also commits, every {@value #SYNC_INTERVAL_MILLIS} ms, the sync events that map JFR's
  * ticks to the clock. {@link #safepointsOnly} starts JFR without the sleeper: a thread
- * ({@value #SYNC_THREAD}) then wakes every {@value #SYNC_INTERVAL_MILLIS} ms only to commit them, and nothing
- * but safepoints is seen (not a stopped or starved process), with a hundredth of the sleeper's
- * wake-ups.
+ * ({@value #SYNC_THREAD}) then wakes every {@value #SYNC_ONLY_INTERVAL_MILLIS} ms only to commit them (and
+ * at once when {@link #requestSync} asks), and nothing but safepoints is seen (not a stopped or starved
+ * process), with a thousandth of the sleeper's wake-ups.
  *
  * <p>The most recent {@code maxRecords} windows are kept; older ones are dropped and counted. The threads
  * are daemons; nothing here throws into the host once started: an error is logged once
@@ -49,6 +49,13 @@ public final class PauseObserver implements AutoCloseable {
 
     static final long SLEEP_NANOS = 1_000_000;
     static final int SYNC_INTERVAL_MILLIS = 100;
+    /**
+     * How often the thread of {@link #safepointsOnly} commits the sync events. JFR delivers once a second,
+     * so samples taken more often are not seen sooner; and between samples a second apart the mapping is
+     * still good to microseconds (the drift of JFR's counter from the clock over a second added under 5 µs
+     * to the width of the samples; docs/pauses.md, {@code stall-service/bench/tick-spacing.sh}).
+     */
+    static final int SYNC_ONLY_INTERVAL_MILLIS = 1_000;
     static final int UNDELIVERED_AFTER_SECONDS = 10;
     private static final long SYNC_INTERVAL_NANOS = SYNC_INTERVAL_MILLIS * 1_000_000L;
     private static final long UNDELIVERED_AFTER_NANOS = UNDELIVERED_AFTER_SECONDS * 1_000_000_000L;
@@ -63,6 +70,9 @@ public final class PauseObserver implements AutoCloseable {
     private final long sleeperThresholdNanos;
     private final PauseStore store;
     private final Thread sleeper;
+    private final boolean withSleeper;
+    private final long syncOnlyIntervalNanos;
+    private volatile boolean syncRequested;
     private volatile SafepointStream jfr;
     private volatile String jfrStatus;
     private volatile boolean closed;
@@ -75,10 +85,13 @@ public final class PauseObserver implements AutoCloseable {
     private long openSinceNanos;
     private boolean noneOpen = true;
 
-    private PauseObserver(Clock clock, long sleeperThresholdNanos, int maxRecords, boolean withSleeper) {
+    private PauseObserver(Clock clock, long sleeperThresholdNanos, int maxRecords, boolean withSleeper,
+                          long syncOnlyIntervalNanos) {
         this.clock = clock;
         this.sleeperThresholdNanos = sleeperThresholdNanos;
         this.store = new PauseStore(maxRecords, PAGE_SIZE);
+        this.withSleeper = withSleeper;
+        this.syncOnlyIntervalNanos = syncOnlyIntervalNanos;
         this.sleeper = withSleeper ? new Thread(this::sleep, SLEEPER_THREAD) : new Thread(this::syncOnly, SYNC_THREAD);
         sleeper.setDaemon(true);
     }
@@ -103,7 +116,7 @@ public final class PauseObserver implements AutoCloseable {
         if (maxRecords < 1) {
             throw new IllegalArgumentException("maxRecords: must be >= 1 (got " + maxRecords + ")");
         }
-        PauseObserver observer = new PauseObserver(clock, sleeperThresholdNanos, maxRecords, true);
+        PauseObserver observer = new PauseObserver(clock, sleeperThresholdNanos, maxRecords, true, 0);
         observer.jfrStatus = withJfr ? observer.startJfr() : "off";
         observer.sleeper.start();
         return observer;
@@ -112,12 +125,21 @@ public final class PauseObserver implements AutoCloseable {
     /**
      * Starts the JFR source alone, without the sleeper: safepoint windows only, for a process that wants
      * them at the least cost (the tester observing itself). Its one thread besides JFR's
-     * ({@value #SYNC_THREAD}) wakes every {@value #SYNC_INTERVAL_MILLIS} ms to commit the sync events. Without
-     * JFR ({@link #jfrStatus()} is then {@code off: ...}) it observes nothing.
+     * ({@value #SYNC_THREAD}) commits the sync events when it starts, then every
+     * {@value #SYNC_ONLY_INTERVAL_MILLIS} ms, and at once on {@link #requestSync}. A safepoint is finalised
+     * once a sample after its end has been delivered: up to about 2 s after it ended, or one JFR flush
+     * after a {@link #requestSync}. Without JFR ({@link #jfrStatus()} is then {@code off: ...}) it observes
+     * nothing.
      */
     public static PauseObserver safepointsOnly(Clock clock) {
+        return safepointsOnly(clock, SYNC_ONLY_INTERVAL_MILLIS * 1_000_000L);
+    }
+
+    /** {@link #safepointsOnly(Clock)} whose thread commits the sync events every {@code syncIntervalNanos}. */
+    static PauseObserver safepointsOnly(Clock clock, long syncIntervalNanos) {
         Objects.requireNonNull(clock, "clock");
-        PauseObserver observer = new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, false);
+        PauseObserver observer = new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, false,
+                syncIntervalNanos);
         observer.jfrStatus = observer.startJfr();
         observer.sleeper.start();
         return observer;
@@ -163,6 +185,20 @@ public final class PauseObserver implements AutoCloseable {
         return safepointsIn && (oldestPending == null || oldestPending.endNanos() - nanos > 0);
     }
 
+    /**
+     * Asks the observer's thread to commit the sync events now rather than at its next interval, so that
+     * {@link #finalisedUpTo} a moment already past becomes true after JFR's next flush: call it before
+     * waiting on that (as the tester does at the end of a run). With the sleeper (every
+     * {@value #SYNC_INTERVAL_MILLIS} ms anyway) the sleeper commits them at its next wake-up, its loop left
+     * as it is.
+     */
+    public void requestSync() {
+        syncRequested = true;
+        if (!withSleeper) {
+            LockSupport.unpark(sleeper);
+        }
+    }
+
     /** Totals since start. */
     public PauseTotals totals() {
         return store.totals();
@@ -200,8 +236,9 @@ public final class PauseObserver implements AutoCloseable {
                     sleeperWindow(new PauseWindow(0, PauseSource.SLEEPER, PauseWindow.UNATTRIBUTED,
                             t0 + shortestNanos, t1, null, null, 0));
                 }
-                if (t1 - nextSyncNanos >= 0) {
+                if (t1 - nextSyncNanos >= 0 || syncRequested) {
                     nextSyncNanos = t1 + SYNC_INTERVAL_NANOS;
+                    syncRequested = false;
                     sync();
                     finishSleeperWindows(clock.nanoTime());
                 }
@@ -213,9 +250,16 @@ public final class PauseObserver implements AutoCloseable {
 
     private void syncOnly() {
         try {
+            long nextSyncNanos = clock.nanoTime();
             while (!closed) {
-                LockSupport.parkNanos(SYNC_INTERVAL_NANOS);
-                sync();
+                long now = clock.nanoTime();
+                if (now - nextSyncNanos >= 0 || syncRequested) {
+                    syncRequested = false;
+                    sync();
+                    nextSyncNanos = clock.nanoTime() + syncOnlyIntervalNanos;
+                }
+                // an unpark (requestSync) or a spurious return ends the park early; the loop looks again
+                LockSupport.parkNanos(Math.max(1, nextSyncNanos - clock.nanoTime()));
             }
         } catch (Throwable t) {
             logOnce("sync", "pause observer: the sync thread stopped", t);

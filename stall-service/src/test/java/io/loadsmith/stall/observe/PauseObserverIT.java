@@ -71,6 +71,25 @@ class PauseObserverIT {
         }
     }
 
+    /**
+     * Its thread samples the clock when it starts and then only every interval (here an hour): a moment after
+     * the first samples is not finalised until {@link PauseObserver#requestSync} has a sample taken at once.
+     */
+    @Test
+    void safepoints_only_samples_the_clock_at_its_start_then_at_once_when_asked() throws InterruptedException {
+        long beforeStart = System.nanoTime();
+        try (PauseObserver observer = PauseObserver.safepointsOnly(Clock.system(), Duration.ofHours(1).toNanos())) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> observer.finalisedUpTo(beforeStart));
+            long afterFirstSamples = System.nanoTime();
+
+            Thread.sleep(2_500); // two of JFR's flushes: nothing samples the clock, so nothing after it is final
+            assertThat(observer.finalisedUpTo(afterFirstSamples)).isFalse();
+
+            observer.requestSync();
+            await().atMost(Duration.ofSeconds(30)).until(() -> observer.finalisedUpTo(afterFirstSamples));
+        }
+    }
+
     @Test
     void without_jfr_every_window_is_final_at_once() {
         try (PauseObserver observer = PauseObserver.start(Clock.system(), PauseObserver.DEFAULT_SLEEPER_THRESHOLD_NANOS, 10, false)) {
