@@ -1,6 +1,7 @@
 package io.loadsmith.tester.cli;
 
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scenario.Durations;
 import io.loadsmith.tester.scenario.Slo;
 import java.io.PrintWriter;
 import java.util.List;
@@ -41,6 +42,10 @@ final class ConsoleTable {
                 run.sendLatenessMs() == null ? "-" : fmt(run.sendLatenessMs().p50()),
                 run.sendLatenessMs() == null ? "-" : fmt(run.sendLatenessMs().p99()),
                 run.sendLatenessMs() == null ? "-" : fmt(run.sendLatenessMs().max()));
+        if (run.tester() != null && run.tester().precisionMs() != null) {
+            out.printf(Locale.ROOT, "precision %s (a send at most this late by design; load.precision)%n",
+                    Durations.format(Math.round(run.tester().precisionMs() * 1e6)));
+        }
         if (run.estimate() != null && total.estimated() != null) {
             out.printf(Locale.ROOT, "estimated (not measured) p99 %s ms: %s%n", fmt(total.estimated().p99()),
                     run.estimate().note());

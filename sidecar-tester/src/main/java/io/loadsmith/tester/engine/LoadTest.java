@@ -119,6 +119,9 @@ public final class LoadTest {
                 throw new IllegalArgumentException("a virtual scheduler drives a run alone: every lane must be on it");
             }
         }
+        for (Lane lane : lanes) {
+            lane.scheduler().precision(spec.precisionNanos());
+        }
         Run run = new Run(spec, lanes, source, runDir, listener, control.live(), writer);
         run.future.whenComplete((result, failure) -> control.markFinished());
         control.attach(first, run::userStop);

@@ -214,10 +214,11 @@ final class Phase {
 
     /**
      * Right after {@link #dispatch} of a request released by its own timer, due at intendedNanos: reports
-     * it if the loop came to it more than {@link RunListener#LATE_SEND_NANOS} late.
+     * it if the loop came to it more than {@link RunListener#LATE_SEND_NANOS} beyond the precision (a send up
+     * to the precision late is late by design, not a pause of the loop).
      */
     void timerFired(long intendedNanos) {
-        if (!stopping && lastReleaseNanos - intendedNanos > RunListener.LATE_SEND_NANOS) {
+        if (!stopping && lastReleaseNanos - intendedNanos > RunListener.LATE_SEND_NANOS + spec.precisionNanos()) {
             lateSends.sendLate(intendedNanos, lastReleaseNanos);
         }
     }

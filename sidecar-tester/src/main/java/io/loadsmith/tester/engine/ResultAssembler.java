@@ -98,9 +98,11 @@ public final class ResultAssembler {
                     : "for a concurrency slot") + "; the wait is charged to corrected latency");
         }
         Histogram dispatch = recorder.dispatchLateness();
-        if (dispatch.getTotalCount() > 0 && dispatch.getValueAtPercentile(99) > 1000) {
+        long lateMicros = (RunListener.LATE_SEND_NANOS + spec.precisionNanos()) / 1_000; // lateness by design is not
+        if (dispatch.getTotalCount() > 0 && dispatch.getValueAtPercentile(99) > lateMicros) {
             warnings.add("the tester itself sent late: p99 " + Histograms.millis(dispatch.getValueAtPercentile(99))
-                    + " ms between the moment it meant to send and the actual send; corrected latency "
+                    + " ms between the moment it meant to send and the actual send (more than 1 ms beyond the "
+                    + "precision); corrected latency "
                     + "includes that delay, so the tester, not only the service, may be the bottleneck");
         }
         if (recorder.lateToInterval() > 0) {
@@ -175,7 +177,8 @@ public final class ResultAssembler {
                 open && spec.maxConcurrency() > 0 ? spec.maxConcurrency() : null,
                 spec.durationNanos() / 1e6, spec.graceNanos() / 1e6,
                 spec.warmupRequests() > 0 ? spec.warmupRequests() : null,
-                spec.warmupNanos() > 0 ? spec.warmupNanos() / 1e6 : null);
+                spec.warmupNanos() > 0 ? spec.warmupNanos() / 1e6 : null,
+                spec.precisionNanos() / 1e6);
     }
 
     /** A latency view of h (µs): percentiles, max and mean in ms, and the count. */

@@ -20,7 +20,8 @@ public interface RunListener {
 
     /**
      * A send released by its own timer (an open arrival, a paced iteration, a think time) was released at
-     * {@code releaseNanos}, more than {@link #LATE_SEND_NANOS} after the {@code intendedNanos} it was due at:
+     * {@code releaseNanos}, more than {@link #LATE_SEND_NANOS} plus the tester's precision ({@code
+     * load.precision}) after the {@code intendedNanos} it was due at:
      * the scheduler's loop did not run in between (a collection or safepoint of the tester's JVM, the host
      * starving it, or the loop busy with other work). Sends the model held back on purpose (waiting for a
      * concurrency slot, a paced catch-up) are not reported, nor is a wait inside the transport. Warm-up and

@@ -14,6 +14,9 @@ import io.loadsmith.stall.clock.Clock;
  */
 public interface Scheduler extends Clock {
 
+    /** How late a real-time scheduler lets a task run after its moment unless told otherwise: 50 µs. */
+    long DEFAULT_PRECISION_NANOS = 50_000;
+
     /** Runs task once, at or after nanos (on the scheduler's own thread for the real one). */
     void at(long nanos, Runnable task);
 
@@ -23,5 +26,19 @@ public interface Scheduler extends Clock {
      */
     default boolean inThread() {
         return false;
+    }
+
+    /**
+     * Sets how late a task may run after its moment (never before it): the real-time schedulers wake as
+     * late as that allows and run every task due by then together, so a coarse precision costs fewer
+     * wake-ups and no spin ({@code load.precision}). Set before a run, from any thread. The default ignores
+     * it: virtual time runs every task at its moment.
+     */
+    default void precision(long nanos) {
+    }
+
+    /** The precision {@link #precision(long)} set ({@link #DEFAULT_PRECISION_NANOS} until then); 0 when exact. */
+    default long precisionNanos() {
+        return 0;
     }
 }

@@ -16,6 +16,11 @@ import java.util.concurrent.locks.LockSupport;
  * a quiet host that is about 60-80 µs of spin before a timed task instead of 200 µs, and no spin at all
  * for work that is due (a closed loop's completions).
  *
+ * <p><b>Precision.</b> A task runs at most {@link #precision(long) precision} after its moment (when parks
+ * return no later than recently seen), never before it: the thread parks until the moment plus the
+ * precision less the spin, so with a precision longer than the spin it parks past the moment, does not spin,
+ * and runs every task due by then in one batch.
+ *
  * <p><b>Other threads.</b> {@link #at} may be called from any thread. A task from another thread goes
  * through a lock-free inbox the scheduler drains in batches; the caller wakes the scheduler only when it
  * is parked and the new task is earlier than what it parked for, so a scheduler that is running or
@@ -39,6 +44,7 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
     private final TaskQueue tasks = new TaskQueue();
     private final Thread thread;
     private volatile boolean closed;
+    private volatile long precisionNanos = DEFAULT_PRECISION_NANOS;
     /** While parked: the moment of the task it parked for (Long.MAX_VALUE: none); else NOT_PARKED. */
     private volatile long waitingUntil = NOT_PARKED;
     /** A decaying maximum of how late timed parks returned. Scheduler thread only. */
@@ -94,6 +100,19 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
         return onSchedulerThread();
     }
 
+    @Override
+    public void precision(long nanos) {
+        if (nanos < 0) {
+            throw new IllegalArgumentException("precision must be >= 0 ns (got " + nanos + ")");
+        }
+        precisionNanos = nanos;
+    }
+
+    @Override
+    public long precisionNanos() {
+        return precisionNanos;
+    }
+
     /** The spin before a timed task the scheduler currently uses (for benchmarks and tests). */
     long spinNanos() {
         return Math.min(maxSpinNanos, Math.max(MIN_SPIN_NANOS, overshootNanos + SPIN_MARGIN_NANOS));
@@ -113,9 +132,9 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
                 runDue(now);
                 continue;
             }
-            long spin = spinNanos();
-            if (remaining > spin) {
-                park(head.nanos(), remaining - spin);
+            long parkNanos = remaining + precisionNanos - spinNanos();
+            if (parkNanos > 0) {
+                park(head.nanos(), parkNanos);
                 continue; // re-check the inbox: an earlier task may have arrived
             }
             while (clock.nanoTime() - head.nanos() < 0 && !tasks.hasPosted() && !closed) {

@@ -56,6 +56,7 @@ public final class TesterSpec {
     private int round;
     private boolean stall;
     private boolean testerPauses = true;
+    private long precisionNanos = Scheduler.DEFAULT_PRECISION_NANOS;
     private int shardIndex;
     private int shardCount = 1;
     private long startAtNanos = NO_START_AT;
@@ -89,6 +90,7 @@ public final class TesterSpec {
         c.round = round;
         c.stall = stall;
         c.testerPauses = testerPauses;
+        c.precisionNanos = precisionNanos;
         c.shardIndex = shardIndex;
         c.shardCount = shardCount;
         c.startAtNanos = startAtNanos;
@@ -259,6 +261,24 @@ public final class TesterSpec {
         TesterSpec c = copy();
         c.testerPauses = value;
         return c;
+    }
+
+    /**
+     * How late a send may go after its intended time ({@code load.precision}; default 50 µs): the real-time
+     * scheduler wakes once per window this long and sends every request due in it ({@link
+     * Scheduler#precision(long)}); each request still records its own intended and actual send.
+     */
+    public TesterSpec precision(long nanos) {
+        if (nanos < 0) {
+            throw new IllegalArgumentException("precision must be >= 0 ns (got " + nanos + ")");
+        }
+        TesterSpec c = copy();
+        c.precisionNanos = nanos;
+        return c;
+    }
+
+    public long precisionNanos() {
+        return precisionNanos;
     }
 
     public String name() {

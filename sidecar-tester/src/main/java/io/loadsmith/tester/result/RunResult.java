@@ -378,10 +378,13 @@ public record RunResult(
                                double overlappingShare, double pausedMs) {
     }
 
-    /** The load model and its settings; fields that do not apply to the model are null. */
+    /**
+     * The load model and its settings; fields that do not apply to the model are null. precisionMs: how late a
+     * send may go after its intended time ({@code load.precision}; null in files written before it existed).
+     */
     public record Tester(@JsonProperty(required = true) String model, String arrivals, Double rate, Double startRate,
                          List<StageInfo> stages, Integer connections, Double paceMs, String onLate, Integer maxConcurrency,
-                         double durationMs, double graceMs, Long warmupRequests, Double warmupMs) {
+                         double durationMs, double graceMs, Long warmupRequests, Double warmupMs, Double precisionMs) {
     }
 
     /** One ramp stage: duration and target rate per second. */

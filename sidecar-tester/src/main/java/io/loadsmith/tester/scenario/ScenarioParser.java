@@ -8,6 +8,7 @@ import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.stall.plan.StallPlan;
+import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.engine.TesterSpec.Arrivals;
 import io.loadsmith.tester.engine.TesterSpec.Model;
@@ -74,6 +75,8 @@ public final class ScenarioParser {
     /** The most event loops {@code target.loops} may ask for. */
     static final int MAX_LOOPS = 256;
     static final double MAX_RATE = 1_000_000;
+    /** The coarsest load.precision: a send at most this late. */
+    static final long MAX_PRECISION_NANOS = 1_000_000_000L;
 
     private static final Set<String> ROOT = keys("name", "target", "stalls", "load", "objective", "journeys", "slos");
     private static final Set<String> TARGET = keys("url", "simulate", "transport", "tls", "http", "loops", "give_up_after");
@@ -85,7 +88,8 @@ public final class ScenarioParser {
     private static final Set<String> AGENT = keys("admin", "token_file", "seed", "mean_interval", "duration",
             "min_gap", "kind");
     private static final Set<String> LOAD = keys("model", "arrivals", "rate", "stages", "connections", "pace",
-            "on_late", "duration", "warmup", "max_concurrency", "grace", "seed", "tester_pauses");
+            "on_late", "duration", "warmup", "max_concurrency", "grace", "seed", "tester_pauses",
+            "precision");
     private static final Set<String> STAGE = keys("duration", "target");
     private static final Set<String> JOURNEY = keys("name", "weight", "data", "steps");
     private static final Set<String> STEP = keys("name", "request", "headers", "body", "check", "think");
@@ -540,9 +544,15 @@ public final class ScenarioParser {
             case CLOSED -> TesterSpec.closed(connections).duration(duration);
             case PACED -> TesterSpec.paced(connections, pace).onLate(onLate).duration(duration);
         };
+        long precision = f.containsKey("precision") ? f.get("precision").duration(0, false)
+                : Scheduler.DEFAULT_PRECISION_NANOS;
+        if (precision > MAX_PRECISION_NANOS) {
+            throw f.get("precision").error("must be <= 1s (how late a send may go; got "
+                    + Durations.format(precision) + ")");
+        }
         boolean testerPauses = !f.containsKey("tester_pauses") || f.get("tester_pauses").choice(OnOff.class) == OnOff.ON;
         return tester.arrivals(arrivals).maxConcurrency(maxConcurrency).warmupRequests(warmupRequests)
-                .warmupDuration(warmupNanos).grace(grace).seed(seed).testerPauses(testerPauses);
+                .warmupDuration(warmupNanos).grace(grace).seed(seed).testerPauses(testerPauses).precision(precision);
     }
 
     /** Connections of the HTTP client (see {@link Scenario#connections()}). */

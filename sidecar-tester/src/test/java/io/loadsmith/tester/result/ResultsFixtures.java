@@ -16,7 +16,7 @@ public final class ResultsFixtures {
     /** A finished open run of 10 requests, 1 ms each, with nothing optional but what the engine always writes. */
     public static RunResult run(String name) {
         return new RunResult(name, new RunResult.Tester("open", "poisson", 10.0, null, null, null, null, null, null,
-                1000.0, 100.0, null, null), 1, true, 7, 1_000, 1_001_000_000, 1000.0, false,
+                1000.0, 100.0, null, null, 0.05), 1, true, 7, 1_000, 1_001_000_000, 1000.0, false,
                 new RunResult.Counts(10, 10, 10, 0, 0, 0, 0),
                 new RunResult.LatencyViews(latency(1.0, 10), latency(1.5, 10), null), null,
                 new RunResult.AboveObjective(20.0, 0, 0), new RunResult.Lateness(0.0, 0.1, 0.2),
@@ -28,7 +28,7 @@ public final class ResultsFixtures {
     /** A results file with every part filled: two runs (one paced with steps and stalls), SLOs, alignment, experiment. */
     public static ResultsFile rich() {
         RunResult paced = new RunResult("paced r1 stall", new RunResult.Tester("paced", null, null, null, null, 2, 50.0,
-                "catch_up", null, 3000.0, 1000.0, 100L, null), 1, true, 3, 10_000_000, 3_010_000_000L, 3000.0, false,
+                "catch_up", null, 3000.0, 1000.0, 100L, null, 0.05), 1, true, 3, 10_000_000, 3_010_000_000L, 3000.0, false,
                 new RunResult.Counts(121, 120, 119, 1, 1, 0, 1),
                 new RunResult.LatencyViews(latency(10.007, 120), latency(20.015, 120), latency(15.0, 137)),
                 new RunResult.Estimate(50.0, "pace", "an estimate"), new RunResult.AboveObjective(20.0, 2, 33),

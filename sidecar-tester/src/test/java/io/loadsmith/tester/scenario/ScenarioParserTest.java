@@ -177,6 +177,16 @@ class ScenarioParserTest {
     }
 
     @Test
+    void load_precision_is_50_us_unless_given() {
+        assertThat(parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\n").tester().precisionNanos())
+                .isEqualTo(50_000);
+        assertThat(parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s, precision: 1ms}\n").tester()
+                .precisionNanos()).isEqualTo(1_000_000);
+        assertThat(parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s, precision: 0}\n").tester()
+                .precisionNanos()).isZero();
+    }
+
+    @Test
     void stages_give_the_duration_and_max_concurrency_sizes_the_pool() {
         Scenario ramp = parse("""
                 target: {url: 'http://h'}
@@ -328,7 +338,8 @@ class ScenarioParserTest {
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{steps: [{request: 'GET /', thnk: 1s}]}]\\n` | score.yaml:3: journeys[0].steps[0].thnk is not a known key (did you mean think?)
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nload: {rate: 2, duration: 1s}\\n` | score.yaml:3: load is given twice
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s, tester_pauses: offf}\\n` | score.yaml:2: load.tester_pauses must be one of on, off (got "offf"; did you mean off?)
-            `target: {url: 'http://h'}\\nload: [1, 2]\\n`                                     | score.yaml:2: load must be a mapping of model, arrivals, rate, stages, connections, pace, on_late, duration, warmup, max_concurrency, grace, seed, tester_pauses (got a list)
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s, precision: 2s}\\n`   | score.yaml:2: load.precision must be <= 1s (how late a send may go; got 2s)
+            `target: {url: 'http://h'}\\nload: [1, 2]\\n`                                     | score.yaml:2: load must be a mapping of model, arrivals, rate, stages, connections, pace, on_late, duration, warmup, max_concurrency, grace, seed, tester_pauses, precision (got a list)
             `target: {url: 'http://h'\\n`                                                     | score.yaml:2: not valid YAML: expected ',' or '}', but got <stream end>
             `# nothing here\n`                                                              | score.yaml: is empty
             `~\n`                                                                            | score.yaml: is empty

@@ -13,7 +13,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,16 +28,13 @@ import org.slf4j.LoggerFactory;
  * threads posted before it); a task from another thread goes through a lock-free inbox that the loop
  * drains, woken by one task on Netty's queue per batch of posts.
  *
- * <p><b>Waiting.</b> Nothing is done between tasks but waiting in {@code epoll_wait} (I/O and timers):
- * no spin between sends. For a task in the future the loop arms one Netty scheduled wake-up, which on
- * epoll has a nanosecond deadline ({@code epoll_pwait2}'s timeout, or a {@code timerfd}). The kernel
- * returns from such a wait late by the thread's timer slack (50 µs by default on Linux; the loop sets its
- * own to 1 ns, {@link TimerSlack}) and by the wake-up itself; the loop learns how late
- * (a low estimate: it follows a smaller lateness at once and a larger one by 1/8 of the gap), wakes that
- * much before the task's moment, at most {@value #MAX_LEAD_NANOS} ns before, and spins only the rest. A
- * wake-up more than {@value #COARSE_NANOS} ns ahead is first armed {@value #COARSE_MARGIN_NANOS} ns
- * early (Netty may wait that long with a millisecond timeout) and re-armed from there.
- * On NIO (no native epoll) timers have millisecond precision.
+ * <p><b>Waiting.</b> The tasks run inside the loop's I/O handler ({@link ScheduledIo}): each turn of the
+ * loop waits for I/O or for the next task's wake-up in {@code epoll_wait}, handles the I/O that is ready,
+ * then runs a bounded burst of the tasks that are due; near a task's moment the wait is a poll of I/O, not
+ * a spin on the clock. On epoll the wake-up has a nanosecond deadline ({@code epoll_pwait2}'s timeout, or
+ * a {@code timerfd}); the kernel returns from it late by the thread's timer slack (the loop sets its own to
+ * 1 ns, {@link TimerSlack}) and by the wake-up itself, which the loop learns. On NIO (no native epoll)
+ * timers have millisecond precision. {@link #precision(long)} sets how late a task may run.
  *
  * <p>A task that throws is reported to the thread's uncaught-exception handler and the loop goes on.
  * {@link #close()} stops the loop (and every connection on it).
@@ -48,37 +44,22 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LoopScheduler.class);
     private static final AtomicBoolean WARNED = new AtomicBoolean();
 
-    /** The most the loop wakes (and spins) before a task's moment. */
-    static final long MAX_LEAD_NANOS = 100_000;
-    /** A wake-up further ahead than this is first armed coarse. */
-    static final long COARSE_NANOS = 5_000_000;
-    /** How much earlier a coarse wake-up is armed. */
-    static final long COARSE_MARGIN_NANOS = 2_000_000;
-    /** The lateness assumed before any wake-up was measured: Linux's default timer slack. */
-    private static final long INITIAL_LATENESS_NANOS = 50_000;
-
+    private final TaskQueue tasks = new TaskQueue();
+    private final Clock clock;
+    private final ScheduledIo io;
     private final MultiThreadIoEventLoopGroup group;
     private final EventLoop loop;
     private final Class<? extends SocketChannel> channelType;
-    private final Clock clock;
-    private final TaskQueue tasks = new TaskQueue();
     private final AtomicBoolean drainPosted = new AtomicBoolean();
     private final Runnable drainTask = this::onDrain;
-    private final Runnable runTask = this::onRun;
-    private final Runnable wakeTask = this::onWake;
-    private volatile boolean closed;
-    // loop thread only
-    private boolean runPosted;
-    private ScheduledFuture<?> armed;
-    private long armedAtNanos;
-    private boolean armedFine;
-    private long latenessNanos = INITIAL_LATENESS_NANOS;
 
-    private LoopScheduler(MultiThreadIoEventLoopGroup group, Class<? extends SocketChannel> channelType, Clock clock) {
-        this.group = group;
-        this.loop = (EventLoop) group.next();
-        this.channelType = channelType;
+    private LoopScheduler(IoHandlerFactory handlers, Class<? extends SocketChannel> channelType, Clock clock) {
         this.clock = clock;
+        this.channelType = channelType;
+        this.io = new ScheduledIo(tasks, clock, Scheduler.DEFAULT_PRECISION_NANOS);
+        this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("loadsmith-loop", true),
+                executor -> io.over(handlers.newHandler(executor)));
+        this.loop = (EventLoop) group.next();
     }
 
     /** Starts one event loop (native epoll where available, else NIO with a warning) on the system clock. */
@@ -104,9 +85,7 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
             handlers = NioIoHandler.newFactory();
             channelType = NioSocketChannel.class;
         }
-        MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
-                new DefaultThreadFactory("loadsmith-loop", true), handlers);
-        LoopScheduler scheduler = new LoopScheduler(group, channelType, Clock.system());
+        LoopScheduler scheduler = new LoopScheduler(handlers, channelType, Clock.system());
         scheduler.loop.execute(TimerSlack::minimiseForThisThread);
         return scheduler;
     }
@@ -132,8 +111,7 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
     @Override
     public void at(long nanos, Runnable task) {
         if (loop.inEventLoop()) {
-            tasks.add(nanos, task);
-            plan();
+            tasks.add(nanos, task); // the loop's next turn plans its wait with it
             return;
         }
         tasks.post(nanos, task);
@@ -146,96 +124,30 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
         }
     }
 
-    /** How long before a task's moment the loop wakes for it (it spins from there), ns. */
+    @Override
+    public void precision(long nanos) {
+        io.precision(nanos);
+    }
+
+    @Override
+    public long precisionNanos() {
+        return io.precisionNanos();
+    }
+
+    /** How long before a task's moment plus the precision the loop wakes for it (it polls from there), ns. */
     long leadNanos() {
-        return Math.min(MAX_LEAD_NANOS, latenessNanos);
+        return io.leadNanos();
     }
 
     private void onDrain() {
         drainPosted.set(false);
         tasks.drainInbox();
-        plan();
-    }
-
-    private void onRun() {
-        runPosted = false;
-        runDue();
-    }
-
-    private void onWake() {
-        armed = null;
-        if (armedFine) {
-            learn(clock.nanoTime() - armedAtNanos);
-        }
-        runDue();
-    }
-
-    /** Makes sure the loop comes back for the earliest task: now (a posted run) or by a timed wake-up. */
-    private void plan() {
-        TaskQueue.Task head = tasks.peek();
-        if (head == null || runPosted || closed) {
-            return;
-        }
-        long now = clock.nanoTime();
-        long wakeAt = head.nanos() - leadNanos();
-        if (wakeAt - now <= 0) {
-            runPosted = true;
-            loop.execute(runTask);
-            return;
-        }
-        boolean fine = wakeAt - now <= COARSE_NANOS;
-        long target = fine ? wakeAt : wakeAt - COARSE_MARGIN_NANOS;
-        if (armed != null) {
-            if (armedAtNanos - target <= 0) {
-                return; // an earlier wake-up is armed: it plans again
-            }
-            armed.cancel(false);
-        }
-        armedAtNanos = target;
-        armedFine = fine;
-        armed = loop.schedule(wakeTask, target - now, TimeUnit.NANOSECONDS);
-    }
-
-    /** Runs, in order, every task that is due, spinning the last stretch before one that nearly is. */
-    private void runDue() {
-        tasks.drainInbox();
-        TaskQueue.Task head;
-        while (!closed && (head = tasks.peek()) != null) {
-            long remaining = head.nanos() - clock.nanoTime();
-            if (remaining > 0) {
-                if (remaining > leadNanos()) {
-                    plan();
-                    return;
-                }
-                while (clock.nanoTime() - head.nanos() < 0) {
-                    Thread.onSpinWait();
-                }
-                tasks.drainInbox();
-                continue; // a posted task may be earlier
-            }
-            tasks.poll();
-            try {
-                head.run();
-            } catch (RuntimeException | Error e) {
-                Thread thread = Thread.currentThread();
-                thread.getUncaughtExceptionHandler().uncaughtException(thread, e);
-            }
-            tasks.drainInbox();
-        }
-    }
-
-    /** A low estimate of how late a timed wake-up returns: down at once, up by 1/8 of the gap. */
-    private void learn(long lateNanos) {
-        if (lateNanos < 0) {
-            return;
-        }
-        latenessNanos = lateNanos < latenessNanos ? lateNanos : latenessNanos + ((lateNanos - latenessNanos) >> 3);
     }
 
     /** Stops the loop; tasks not yet run are discarded, connections closed. */
     @Override
     public void close() {
-        closed = true;
+        io.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 }
