@@ -30,6 +30,7 @@
 # 17+, and for Gatling its jars from Maven Central (the first build fetches them through ./mvnw).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+source sidecar-tester/bench/lib.sh
 
 SERVERS="nginx jetty"; OUT=/tmp/loadsmith-open-vs-peers; WRK2_ARG=""
 while [[ $# -gt 0 ]]; do
@@ -139,19 +140,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_port() { # wait_port PORT: polls until something accepts on 127.0.0.1:PORT, 20 s at most
-  python3 - "$1" <<'P'
-import socket, sys, time
-deadline = time.time() + 20
-while time.time() < deadline:
-    try:
-        socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.5).close(); sys.exit(0)
-    except OSError:
-        time.sleep(0.1)
-sys.exit(1)
-P
-}
 
 start_jetty() {
   local port; port=$(free_port)
@@ -170,24 +158,7 @@ start_nginx() {
   NGINX_DIR=$(mktemp -d "${TMPDIR:-/tmp}/loadsmith-nginx.XXXXXX") && chmod 755 "$NGINX_DIR" \
     || { echo "open-vs-peers.sh: cannot make nginx's prefix folder" >&2; exit 2; }
   local dir=$NGINX_DIR
-  cat >"$dir/nginx.conf" <<C
-daemon off;
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $OUT/nginx-error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 100000000;
-  client_body_temp_path $dir/body; proxy_temp_path $dir/proxy; fastcgi_temp_path $dir/fastcgi;
-  uwsgi_temp_path $dir/uwsgi; scgi_temp_path $dir/scgi;
-  server {
-    listen 127.0.0.1:$port;
-    default_type text/plain;
-    location / { return 200 "hello"; }
-  }
-}
-C
+  nginx_conf "$dir" "$port" "$OUT/nginx-error.log"
   cp "$dir/nginx.conf" "$OUT/nginx.conf"
   logcmd "$NGINX" -p "$dir" -e "$OUT/nginx-error.log" -c "$dir/nginx.conf"
   "$NGINX" -p "$dir" -e "$OUT/nginx-error.log" -c "$dir/nginx.conf" >"$OUT/nginx-stdout.log" 2>&1 &

@@ -27,6 +27,7 @@
 # moves every figure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+source sidecar-tester/bench/lib.sh
 
 RATES="20 200 2000"; OUT=/tmp/loadsmith-tester-threads; SETS=()
 while [[ $# -gt 0 ]]; do
@@ -67,40 +68,10 @@ cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/n
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_port() { # wait_port PORT: polls until something accepts on 127.0.0.1:PORT, 20 s at most
-  python3 - "$1" <<'P'
-import socket, sys, time
-deadline = time.time() + 20
-while time.time() < deadline:
-    try:
-        socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.5).close(); sys.exit(0)
-    except OSError:
-        time.sleep(0.1)
-sys.exit(1)
-P
-}
 
 start_nginx() {
   local dir=$OUT/nginx port; port=$(free_port); mkdir -p "$dir"; chmod 755 "$dir"
-  cat >"$dir/nginx.conf" <<C
-daemon off;
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $dir/error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  keepalive_requests 100000000;
-  client_body_temp_path $dir/b; proxy_temp_path $dir/p; fastcgi_temp_path $dir/f;
-  uwsgi_temp_path $dir/u; scgi_temp_path $dir/s;
-  server {
-    listen 127.0.0.1:$port;
-    default_type text/plain;
-    location / { return 200 "hello"; }
-  }
-}
-C
+  nginx_conf "$dir" "$port" "$dir/error.log"
   "$NGINX" -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" >"$dir/stdout.log" 2>&1 &
   PIDS+=($!)
   wait_port "$port" || { echo "tester-threads.sh: nginx did not start (see $dir/error.log)" >&2; exit 2; }

@@ -37,8 +37,11 @@ public interface Scheduler extends Clock {
     default void precision(long nanos) {
     }
 
-    /** The precision {@link #precision(long)} set ({@link #DEFAULT_PRECISION_NANOS} until then); 0 when exact. */
-    default long precisionNanos() {
-        return 0;
+    /** nanos as a precision ({@link #precision(long)}, {@code load.precision}): it must be >= 0. */
+    static long checkedPrecision(long nanos) {
+        if (nanos < 0) {
+            throw new IllegalArgumentException("precision must be >= 0 ns (got " + nanos + ")");
+        }
+        return nanos;
     }
 }

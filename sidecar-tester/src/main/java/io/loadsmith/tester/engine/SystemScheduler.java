@@ -102,15 +102,7 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
 
     @Override
     public void precision(long nanos) {
-        if (nanos < 0) {
-            throw new IllegalArgumentException("precision must be >= 0 ns (got " + nanos + ")");
-        }
-        precisionNanos = nanos;
-    }
-
-    @Override
-    public long precisionNanos() {
-        return precisionNanos;
+        precisionNanos = Scheduler.checkedPrecision(nanos);
     }
 
     /** The spin before a timed task the scheduler currently uses (for benchmarks and tests). */

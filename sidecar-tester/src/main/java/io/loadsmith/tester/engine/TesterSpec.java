@@ -269,11 +269,8 @@ public final class TesterSpec {
      * Scheduler#precision(long)}); each request still records its own intended and actual send.
      */
     public TesterSpec precision(long nanos) {
-        if (nanos < 0) {
-            throw new IllegalArgumentException("precision must be >= 0 ns (got " + nanos + ")");
-        }
         TesterSpec c = copy();
-        c.precisionNanos = nanos;
+        c.precisionNanos = Scheduler.checkedPrecision(nanos);
         return c;
     }
 

@@ -129,16 +129,7 @@ final class LoopScheduler implements Scheduler, AutoCloseable {
         io.precision(nanos);
     }
 
-    @Override
-    public long precisionNanos() {
-        return io.precisionNanos();
-    }
-
-    /** How long before a task's moment plus the precision the loop wakes for it (it polls from there), ns. */
-    long leadNanos() {
-        return io.leadNanos();
-    }
-
+    /** Wakes the loop for tasks posted from other threads; its next turn drains them (and plans with them). */
     private void onDrain() {
         drainPosted.set(false);
         tasks.drainInbox();

@@ -1,6 +1,7 @@
 package io.loadsmith.tester.transport.netty;
 
 import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TaskQueue;
 import io.netty.channel.IoHandle;
 import io.netty.channel.IoHandler;
@@ -80,18 +81,11 @@ final class ScheduledIo implements IoHandler {
 
     /** Sets how late a task may run after its moment (any thread; from the next turn on). */
     void precision(long nanos) {
-        if (nanos < 0) {
-            throw new IllegalArgumentException("precision must be >= 0 ns (got " + nanos + ")");
-        }
-        precisionNanos = nanos;
-    }
-
-    long precisionNanos() {
-        return precisionNanos;
+        precisionNanos = Scheduler.checkedPrecision(nanos);
     }
 
     /** How much before a task's moment plus the precision the loop wakes for it, ns. */
-    long leadNanos() {
+    private long leadNanos() {
         return Math.min(MAX_LEAD_NANOS, latenessNanos + LEAD_MARGIN_NANOS);
     }
 
