@@ -38,7 +38,7 @@ final class ConsoleTable {
                 c.scheduled(), c.sent(), c.completed(), c.errors(), c.dropped(), c.skipped());
         out.printf(Locale.ROOT, "achieved %.1f/s  tester cost %s  send lateness p50 %s ms, p99 %s ms, max %s ms%n",
                 run.achievedRate(),
-                run.cost() == null ? "-" : String.format(Locale.ROOT, "%.1f us CPU/request", run.cost().cpuNsPerRequest() / 1000),
+                costText(run.cost()),
                 run.sendLatenessMs() == null ? "-" : fmt(run.sendLatenessMs().p50()),
                 run.sendLatenessMs() == null ? "-" : fmt(run.sendLatenessMs().p99()),
                 run.sendLatenessMs() == null ? "-" : fmt(run.sendLatenessMs().max()));
@@ -62,6 +62,17 @@ final class ConsoleTable {
             }
         }
         out.flush();
+    }
+
+    /** "59.5 us CPU/request, 12.3 ms CPU/s": per request, and per second of run (what runs whatever the rate). */
+    static String costText(RunResult.Cost cost) {
+        if (cost == null || cost.cpuNsPerRequest() < 0) {
+            return "-";
+        }
+        String perRequest = String.format(Locale.ROOT, "%.1f us CPU/request", cost.cpuNsPerRequest() / 1000);
+        Double perSecond = cost.cpuMsPerSecond();
+        return perSecond == null || perSecond < 0 ? perRequest
+                : perRequest + String.format(Locale.ROOT, ", %.1f ms CPU/s", perSecond);
     }
 
     private static void rows(PrintWriter out, String name, RunResult.LatencyViews views, long serviceAbove,

@@ -127,7 +127,16 @@ public final class ResultAssembler {
                     new RunResult.Pair(s.serviceP50Ms(), s.serviceP99Ms()),
                     new RunResult.Pair(s.correctedP50Ms(), s.correctedP99Ms())));
         }
-        double seconds = durationNanos / 1e9;
+        // sends that went on after the run's end stretch the time the rate is counted over: a tester that fell
+        // behind its schedule never reports the target as achieved
+        long sendingNanos = Math.max(durationNanos, recorder.lastSentNanos() - recorder.startNanos());
+        if (sendingNanos > durationNanos + Math.max(spec.precisionNanos(), RunListener.LATE_SEND_NANOS)
+                + durationNanos / 100) {
+            warnings.add(String.format(Locale.ROOT, "the last request went out %.3f s after the end of the %.1f s run:"
+                    + " the tester fell behind its schedule; the achieved rate is sent per second until that send",
+                    (sendingNanos - durationNanos) / 1e9, durationNanos / 1e9));
+        }
+        double seconds = sendingNanos / 1e9;
         return new RunResult(
                 spec.name(), tester(spec), spec.round(), spec.stall(), spec.seed(),
                 recorder.startNanos(), endNanos, durationNanos / 1e6, interrupted,
@@ -140,11 +149,19 @@ public final class ResultAssembler {
                 lateness(recorder.sendLateness()), lateness(dispatch),
                 new RunResult.Waits(waitedCount, waitedTotalNanos / 1e6, waitedMaxNanos / 1e6),
                 seconds > 0 ? sent / seconds : 0,
-                new RunResult.Cost(cpuNanos < 0 || sent == 0 ? -1 : cpuNanos / (double) sent,
-                        cpuNanos < 0 ? -1 : cpuNanos / 1e6),
+                cost(cpuNanos, sent, endNanos - recorder.startNanos()),
                 timeline,
                 new RunResult.Spectrum(spectrum(total.service()), spectrum(total.corrected())),
                 steps, warnings, List.of(), RequestLog.FILE_NAME, RunRecorder.HLOG_FILE_NAME);
+    }
+
+    /** The tester's CPU per request sent, in all and per second of elapsed counted run (-1 when unknown). */
+    static RunResult.Cost cost(long cpuNanos, long sent, long elapsedNanos) {
+        if (cpuNanos < 0) {
+            return new RunResult.Cost(-1, -1, -1.0);
+        }
+        return new RunResult.Cost(sent == 0 ? -1 : cpuNanos / (double) sent, cpuNanos / 1e6,
+                elapsedNanos <= 0 ? -1.0 : cpuNanos / 1e6 / (elapsedNanos / 1e9));
     }
 
     /** recordValueWithExpectedInterval over the per-request log, streamed: exact values, flat memory. */

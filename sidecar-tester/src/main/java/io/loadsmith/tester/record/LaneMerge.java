@@ -258,6 +258,7 @@ public final class LaneMerge {
         long serviceAboveObjective;
         long correctedAboveObjective;
         long lateToInterval;
+        long lastSentNanos = Long.MIN_VALUE;
 
         Merged(RunRecorder first) {
             startNanos = first.startNanos();
@@ -283,6 +284,7 @@ public final class LaneMerge {
             serviceAboveObjective += lane.serviceAboveObjective();
             correctedAboveObjective += lane.correctedAboveObjective();
             lateToInterval += lane.lateToInterval();
+            lastSentNanos = Math.max(lastSentNanos, lane.lastSentNanos());
         }
 
         @Override public long startNanos() { return startNanos; }
@@ -297,6 +299,7 @@ public final class LaneMerge {
         @Override public long serviceAboveObjective() { return serviceAboveObjective; }
         @Override public long correctedAboveObjective() { return correctedAboveObjective; }
         @Override public long lateToInterval() { return lateToInterval; }
+        @Override public long lastSentNanos() { return lastSentNanos; }
         @Override public List<SecondSummary> timeline() { return timeline; }
     }
 }

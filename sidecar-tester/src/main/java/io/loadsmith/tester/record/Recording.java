@@ -43,6 +43,9 @@ public interface Recording {
     /** Requests counted in a later second's interval than their own (their second was already written). */
     long lateToInterval();
 
+    /** The latest actual send of a request that ended (Long.MIN_VALUE when none was sent). */
+    long lastSentNanos();
+
     /** The seconds of the timeline, in order. */
     List<SecondSummary> timeline();
 }

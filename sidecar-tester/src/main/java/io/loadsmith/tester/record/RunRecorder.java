@@ -50,6 +50,7 @@ public final class RunRecorder implements AutoCloseable, Recording {
     private long skipped;
     private long serviceAboveObjective;
     private long correctedAboveObjective;
+    private long lastSentNanos = Long.MIN_VALUE;
     private boolean finished;
     private LiveStats live;
 
@@ -166,6 +167,7 @@ public final class RunRecorder implements AutoCloseable, Recording {
         long serviceMicros = 0;
         long correctedMicros = 0;
         if (sentNanos >= 0) {
+            lastSentNanos = Math.max(lastSentNanos, sentNanos);
             long serviceNanos = endNanos - sentNanos;
             long correctedNanos = endNanos - correctedStart;
             serviceMicros = Histograms.micros(serviceNanos);
@@ -313,6 +315,11 @@ public final class RunRecorder implements AutoCloseable, Recording {
     /** Requests counted in a later second's interval than their own (their second was already written). */
     public long lateToInterval() {
         return intervals.lateToInterval();
+    }
+
+    @Override
+    public long lastSentNanos() {
+        return lastSentNanos;
     }
 
     /** The seconds written so far, in order. */

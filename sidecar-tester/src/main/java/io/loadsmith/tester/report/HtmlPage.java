@@ -17,6 +17,7 @@ import io.loadsmith.tester.result.RunResult.StallSummary;
 import io.loadsmith.tester.result.RunResult.StepResult;
 import io.loadsmith.tester.result.RunResult.TimelinePoint;
 import io.loadsmith.tester.result.WarningGroups;
+import io.loadsmith.tester.scenario.Durations;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -204,7 +205,7 @@ final class HtmlPage {
                     b.append("<td class=\"run\"").append(span).append(">").append(swatch(r)).append(Html.esc(r.name()))
                             .append(outlierBadge(r));
                     b.append("<br><small>").append(Html.esc(r.tester().model()))
-                            .append(r.stall() ? ", stall on" : ", stall off").append("</small>");
+                            .append(r.stall() ? ", stall on" : ", stall off").append(precision(r)).append("</small>");
                     b.append("</td>");
                 }
                 b.append("<td class=\"kind\">").append(Html.esc(kindLabel(k.getKey(), r)));
@@ -221,7 +222,7 @@ final class HtmlPage {
                             .append(tdSpan(span, Html.count(c.dropped()), c.dropped() > 0 ? "bad" : null))
                             .append(tdSpan(span, Html.count(c.skipped()), c.skipped() > 0 ? "warn" : null))
                             .append(tdSpan(span, Html.number(r.achievedRate(), 1), null))
-                            .append(tdSpan(span, r.cost() == null ? Html.NONE : Html.number(r.cost().cpuNsPerRequest(), 0), null))
+                            .append(tdSpan(span, costCell(r.cost()), null))
                             .append(tdSpan(span, r.sendLatenessMs() == null ? Html.NONE : Html.ms(r.sendLatenessMs().p99()) + " ms", null));
                 }
                 b.append("</tr>\n");
@@ -230,6 +231,22 @@ final class HtmlPage {
             b.append("</tbody>\n");
         }
         b.append("</table></div></section>\n");
+    }
+
+    /** ", precision 50us" for a run that says how late a send may go by design (load.precision). */
+    private static String precision(RunResult r) {
+        Double ms = r.tester().precisionMs();
+        return ms == null ? "" : ", precision " + Html.esc(Durations.format(Math.round(ms * 1e6)));
+    }
+
+    /** CPU ns per request, and below it ms per second of run (the fixed cost) when the file has it. */
+    private static String costCell(RunResult.Cost cost) {
+        if (cost == null || cost.cpuNsPerRequest() < 0) {
+            return Html.NONE;
+        }
+        Double perSecond = cost.cpuMsPerSecond();
+        return Html.number(cost.cpuNsPerRequest(), 0) + (perSecond == null || perSecond < 0 ? ""
+                : "<br><small>" + Html.number(perSecond, 1) + " ms/s</small>");
     }
 
     /** "outlier" after a run's name when the experiment lists it as one, with its latencies and clues as a tooltip. */

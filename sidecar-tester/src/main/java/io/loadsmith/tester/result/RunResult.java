@@ -447,8 +447,12 @@ public record RunResult(
         }
     }
 
-    /** The tester's own CPU over the counted run (the whole process; for a simulation, the simulator too). */
-    public record Cost(double cpuNsPerRequest, double cpuMsTotal) {
+    /**
+     * The tester's own CPU over the counted run (the whole process; for a simulation, the simulator too): per
+     * request sent, in all, and per second of the run (its fixed cost: what runs whatever the rate; null in files
+     * written before it was reported).
+     */
+    public record Cost(double cpuNsPerRequest, double cpuMsTotal, Double cpuMsPerSecond) {
     }
 
     /** One second of intended time: requests intended in it and their latencies, ms. */

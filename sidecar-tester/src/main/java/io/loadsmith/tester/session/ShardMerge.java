@@ -256,6 +256,7 @@ public final class ShardMerge {
         long scheduled = 0, sent = 0, completed = 0, errors = 0, dropped = 0, skipped = 0, droppedAfterSend = 0;
         long serviceAbove = 0, correctedAbove = 0, waits = 0;
         double waitedMs = 0, waitedMaxMs = 0, achieved = 0, cpuMs = 0;
+        Double cpuMsPerSecond = 0.0; // the shards' processes together; unknown when one shard's file lacks it
         long endNs = Long.MIN_VALUE;
         boolean interrupted = false;
         double[] dispatch = new double[3];
@@ -279,6 +280,9 @@ public final class ShardMerge {
             }
             achieved += run.achievedRate();
             cpuMs += run.cost() == null || run.cost().cpuMsTotal() < 0 ? 0 : run.cost().cpuMsTotal();
+            Double perSecond = run.cost() == null ? null : run.cost().cpuMsPerSecond();
+            cpuMsPerSecond = cpuMsPerSecond == null || perSecond == null || perSecond < 0 ? null
+                    : cpuMsPerSecond + perSecond;
             endNs = Math.max(endNs, run.endNs() + shiftNanos[i]);
             interrupted |= run.interrupted();
             worst(dispatch, run.dispatchLatenessMs());
@@ -296,7 +300,7 @@ public final class ShardMerge {
                         : new RunResult.AboveObjective(first.aboveObjective().thresholdMs(), serviceAbove, correctedAbove),
                 sendLateness, new RunResult.Lateness(dispatch[0], dispatch[1], dispatch[2]),
                 new RunResult.Waits(waits, waitedMs, waitedMaxMs), achieved,
-                new RunResult.Cost(sent == 0 ? -1 : cpuMs * 1e6 / sent, cpuMs), totals.timeline,
+                new RunResult.Cost(sent == 0 ? -1 : cpuMs * 1e6 / sent, cpuMs, cpuMsPerSecond), totals.timeline,
                 new RunResult.Spectrum(ResultAssembler.spectrum(service), ResultAssembler.spectrum(corrected)),
                 steps(parts, totals), warnings, List.of(), RequestLog.FILE_NAME, RunRecorder.HLOG_FILE_NAME);
         if (first.stallSummary() != null) {

@@ -89,13 +89,13 @@ class ReportWriterTest {
 
         assertThat(html).contains("<h1>open</h1>", "clock offset <b>0 ms</b> \u00b1 0.0210 ms");
         assertThat(html).contains("<th>&gt; 10 ms</th>");
-        assertThat(html).contains("<span class=\"sw c0\"></span>open<br><small>open, stall off</small></td>"
+        assertThat(html).contains("<span class=\"sw c0\"></span>open<br><small>open, stall off, precision 50us</small></td>"
                 + "<td class=\"kind\">service</td><td>0.412</td><td>0.733</td>"
                 + "<td>1.87</td><td>4.05</td><td>12.6</td><td>0.498</td><td>3</td>");
         assertThat(html).contains("<td class=\"kind\">corrected</td><td>0.431</td><td>0.761</td><td>2.14</td><td>5.50</td>"
                 + "<td>13.1</td><td>0.522</td><td>5</td>");
         assertThat(html).contains("<td rowspan=\"2\" class=\"bad\">4</td><td rowspan=\"2\">0</td><td rowspan=\"2\">0</td>"
-                + "<td rowspan=\"2\">499.9</td><td rowspan=\"2\">14,200</td><td rowspan=\"2\">0.0870 ms</td>");
+                + "<td rowspan=\"2\">499.9</td><td rowspan=\"2\">14,200<br><small>21.3 ms/s</small></td><td rowspan=\"2\">0.0870 ms</td>");
         assertThat(html).contains("<code>p99 &lt; 500ms</code></td><td class=\"n\">2.14 ms</td>", "all pass");
         assertThat(html).contains("<code>errors &lt; 0.1%</code></td><td class=\"n\">0.027%</td>");
         assertThat(html).contains("id=\"chart-spectrum\"", "id=\"chart-timeline-0\"", "id=\"above\"");

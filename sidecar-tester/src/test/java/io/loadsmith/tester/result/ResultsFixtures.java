@@ -21,7 +21,7 @@ public final class ResultsFixtures {
                 new RunResult.LatencyViews(latency(1.0, 10), latency(1.5, 10), null), null,
                 new RunResult.AboveObjective(20.0, 0, 0), new RunResult.Lateness(0.0, 0.1, 0.2),
                 new RunResult.Lateness(0.0, 0.0, 0.0), new RunResult.Waits(0, 0.0, 0.0), 10.0,
-                new RunResult.Cost(1000.0, 0.01), List.of(), new RunResult.Spectrum(List.of(), List.of()), List.of(),
+                new RunResult.Cost(1000.0, 0.01, 0.5), List.of(), new RunResult.Spectrum(List.of(), List.of()), List.of(),
                 List.of(), List.of(), "requests.bin", "latency.hlog");
     }
 
@@ -33,7 +33,7 @@ public final class ResultsFixtures {
                 new RunResult.LatencyViews(latency(10.007, 120), latency(20.015, 120), latency(15.0, 137)),
                 new RunResult.Estimate(50.0, "pace", "an estimate"), new RunResult.AboveObjective(20.0, 2, 33),
                 new RunResult.Lateness(0.0, 445.183, 460.031), new RunResult.Lateness(0.0, 0.0, 0.0),
-                new RunResult.Waits(31, 7285.0, 460.0), 40.0, new RunResult.Cost(250000.0, 30.0),
+                new RunResult.Waits(31, 7285.0, 460.0), 40.0, new RunResult.Cost(250000.0, 30.0, 20.0),
                 List.of(new RunResult.TimelinePoint(0, 40, 0, new RunResult.Pair(10.007, 10.007),
                         new RunResult.Pair(10.007, 10.007))),
                 new RunResult.Spectrum(List.of(new RunResult.Point(0.0, 10.007), new RunResult.Point(100.0, 510.207)),
