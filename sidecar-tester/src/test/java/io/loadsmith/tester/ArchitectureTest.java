@@ -30,7 +30,7 @@ class ArchitectureTest {
             List.of("session", "verify"),
             List.of("experiment", "report"),
             List.of("agentclient", "scenario"),
-            List.of("align", "simulate"),
+            List.of("align", "profile", "simulate"),
             List.of("transport.Transports"),
             List.of("transport.http", "transport.netty"),
             List.of("transport.OpenTransport"),

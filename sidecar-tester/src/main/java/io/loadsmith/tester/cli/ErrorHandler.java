@@ -1,6 +1,7 @@
 package io.loadsmith.tester.cli;
 
 import io.loadsmith.tester.agentclient.AdminException;
+import io.loadsmith.tester.profile.ProfileException;
 import io.loadsmith.tester.scenario.ScenarioException;
 import io.loadsmith.tester.session.UnreachableException;
 import java.net.ConnectException;
@@ -24,6 +25,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         int code = exitCodeOf(ex);
         String message = ex.getMessage() == null ? ex.toString() : ex.getMessage();
         if (code == ExitCodes.BAD_INPUT && !(ex instanceof ScenarioException || ex instanceof BadInputException
+                || ex instanceof ProfileException
                 || ex instanceof AdminException)) {
             FileSystemException unwritable = unwritable(ex);
             message = "error: " + (unwritable != null ? unwritable.getMessage() : ex);
@@ -51,7 +53,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
 
     static int exitCodeOf(Throwable ex) {
         for (Throwable t = ex; t != null; t = t.getCause()) {
-            if (t instanceof ScenarioException || t instanceof BadInputException) {
+            if (t instanceof ScenarioException || t instanceof BadInputException || t instanceof ProfileException) {
                 return ExitCodes.BAD_INPUT;
             }
             if (t instanceof AdminException admin) {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         description = "Shows how far a load test's numbers are from what users saw when a JVM service paused "
             + "(coordinated omission): open, closed and paced testers side by side, with stalls you control.",
         subcommands = {DemoCommand.class, RunCommand.class, ExperimentCommand.class, ReportCommand.class, ArmCommand.class, DisarmCommand.class, MergeCommand.class,
-            StallsCommand.class, ClockCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class,
+            StallsCommand.class, ClockCommand.class, PausesCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class,
             VerifyCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {
