@@ -696,12 +696,14 @@ public final class AdminServer implements AutoCloseable {
             headers.set("Content-Type", type);
             headers.set("Cache-Control", "no-store");
             if (exchange.getRequestMethod().equals("HEAD")) {
+                AdminWorkers.drainingRequest(); // the JDK drains the request body as it sends these headers
                 exchange.sendResponseHeaders(status, -1); // a HEAD answer has no body (the JDK warns otherwise)
                 return;
             }
             exchange.sendResponseHeaders(status, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
+                AdminWorkers.drainingRequest(); // closing drains what the handler left unread of the request body
             }
         }
 

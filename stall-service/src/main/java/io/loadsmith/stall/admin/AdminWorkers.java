@@ -24,7 +24,10 @@ import java.util.concurrent.TimeUnit;
  * waited longer than {@code exchangeLimitNanos} is closed unread.
  *
  * <p>An exchange reads its request until its handler says the request line and headers are in
- * ({@link #requestHeadersRead}), and again while it reads a body with an answer left for a cut.
+ * ({@link #requestHeadersRead}), again while it reads a body with an answer left for a cut, and again from
+ * the moment its answer is out ({@link #drainingRequest}): the JDK server then reads and drops whatever the
+ * handler left unread of the request body before it frees the worker, and a client that stopped inside
+ * that body never sends the rest.
  *
  * <p>While the exchange's handler reads the request body it may leave an answer for the cut
  * ({@link #answerOnCut}): the watchdog then has it written (the 408, or the 413 of a body being drained)
@@ -64,6 +67,7 @@ final class AdminWorkers implements Executor {
         private long startNanos;
         private boolean interrupted;
         private boolean headersRead;
+        private long drainingSinceNanos = -1;
         private long generation;
         private Runnable answerOnCut;
         private long answerPendingSinceNanos = -1;
@@ -87,6 +91,7 @@ final class AdminWorkers implements Executor {
                     startNanos = clock.nanoTime();
                     interrupted = false;
                     headersRead = false;
+                    drainingSinceNanos = -1;
                     generation++;
                     answerOnCut = null;
                     answerPendingSinceNanos = -1;
@@ -125,10 +130,18 @@ final class AdminWorkers implements Executor {
             }
         }
 
-        /** Since when this worker's exchange reads its request, or -1 when it does not (idle, handling, cut). */
+        /**
+         * Since when this worker's exchange reads its request (its start, or the start of the drain after its
+         * answer), or -1 when it does not (idle, handling, cut).
+         */
         synchronized long readingSinceNanos() {
-            boolean reading = current != null && !interrupted && (!headersRead || answerOnCut != null);
-            return reading ? startNanos : -1;
+            if (current == null || interrupted) {
+                return -1;
+            }
+            if (drainingSinceNanos >= 0) {
+                return drainingSinceNanos;
+            }
+            return !headersRead || answerOnCut != null ? startNanos : -1;
         }
 
         /** Idle, or cut and about to take the next waiting exchange. */
@@ -175,6 +188,10 @@ final class AdminWorkers implements Executor {
 
         synchronized void headersRead() {
             headersRead = true;
+        }
+
+        synchronized void draining() {
+            drainingSinceNanos = clock.nanoTime();
         }
 
         synchronized void leaveAnswer(Runnable answer) {
@@ -226,6 +243,20 @@ final class AdminWorkers implements Executor {
         Worker worker = CURRENT.get();
         if (worker != null) {
             worker.headersRead();
+        }
+    }
+
+    /**
+     * On a worker thread: the exchange's answer is out (or, for an answer without a body, about to be: its
+     * headers are all that is left to write), and what follows until the exchange ends is the JDK server
+     * draining what the handler left unread of the request body. The exchange counts as reading its request
+     * from now, so in a crowd a client that stopped inside that body is cut like any other reader: it has its
+     * answer, and the cut closes the connection. Elsewhere: does nothing.
+     */
+    static void drainingRequest() {
+        Worker worker = CURRENT.get();
+        if (worker != null) {
+            worker.draining();
         }
     }
 

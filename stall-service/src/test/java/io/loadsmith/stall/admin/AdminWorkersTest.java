@@ -124,6 +124,23 @@ class AdminWorkersTest {
         assertThat(body.cut()).isTrue();
     }
 
+    @Test
+    void an_exchange_left_draining_a_body_after_its_answer_counts_as_reading_from_the_answer_and_is_cut_at_the_read_limit() throws Exception {
+        AdminWorkers workers = workers(1);
+        Exchange drainer = Exchange.drainingAfterAnswer();
+        runNow(workers, drainer);
+        clock.advance(500 * MS); // its handler took 500 ms before it answered
+        drainer.answer();
+
+        Exchange fresh = Exchange.handling();
+        workers.execute(fresh);
+        assertThat(drainer.cut()).as("drained for 0 ms").isFalse();
+        clock.advance(CROWDED_READ_LIMIT + 1);
+
+        await().atMost(Duration.ofSeconds(10)).until(fresh::started);
+        assertThat(drainer.cut()).isTrue();
+    }
+
     private AdminWorkers workers(int threads) {
         AdminWorkers workers = new AdminWorkers(threads, EXCHANGE_LIMIT, CROWDED_LIMIT, CROWDED_READ_LIMIT, clock, task -> {
             Thread thread = new Thread(task, "admin-workers-test");
@@ -141,18 +158,26 @@ class AdminWorkersTest {
 
     /**
      * An exchange that blocks until interrupted, after its handler has started ({@code headersRead}) or
-     * before, and that may leave an answer for a cut, as the admin server's body reading does.
+     * before, and that may leave an answer for a cut, as the admin server's body reading does, or answer
+     * when the test says so and then drain the rest of the request, as the JDK server does after an answer.
      */
     private static final class Exchange implements Runnable {
         private final boolean headersRead;
         private final Runnable answerOnCut;
+        private final CountDownLatch answerNow;
         private final CountDownLatch running = new CountDownLatch(1);
+        private final CountDownLatch draining = new CountDownLatch(1);
         private volatile Thread worker;
         private volatile boolean cut;
 
         Exchange(boolean headersRead, Runnable answerOnCut) {
+            this(headersRead, answerOnCut, null);
+        }
+
+        private Exchange(boolean headersRead, Runnable answerOnCut, CountDownLatch answerNow) {
             this.headersRead = headersRead;
             this.answerOnCut = answerOnCut;
+            this.answerNow = answerNow;
         }
 
         static Exchange reading() {
@@ -161,6 +186,16 @@ class AdminWorkersTest {
 
         static Exchange handling() {
             return new Exchange(true, null);
+        }
+
+        static Exchange drainingAfterAnswer() {
+            return new Exchange(true, null, new CountDownLatch(1));
+        }
+
+        /** Lets a {@link #drainingAfterAnswer} exchange answer, and returns once it drains. */
+        void answer() throws InterruptedException {
+            answerNow.countDown();
+            assertThat(draining.await(10, TimeUnit.SECONDS)).as("the exchange answered").isTrue();
         }
 
         @Override
@@ -173,6 +208,15 @@ class AdminWorkersTest {
             }
             worker = Thread.currentThread();
             running.countDown();
+            if (answerNow != null) {
+                try {
+                    answerNow.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                AdminWorkers.drainingRequest();
+                draining.countDown();
+            }
             while (!Thread.currentThread().isInterrupted()) {
                 LockSupport.park(this); // returns on an interrupt and, unlike a wait, keeps the flag set
             }
