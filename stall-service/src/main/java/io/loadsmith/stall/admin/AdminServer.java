@@ -110,9 +110,9 @@ public final class AdminServer implements AutoCloseable {
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
-        AdminWorkers executor = new AdminWorkers(WORKER_THREADS, TimeUnit.MILLISECONDS.toNanos(EXCHANGE_LIMIT_MILLIS),
-                TimeUnit.MILLISECONDS.toNanos(CROWDED_LIMIT_MILLIS), TimeUnit.MILLISECONDS.toNanos(CROWDED_READ_LIMIT_MILLIS),
-                Clock.system(), AdminServer::newThread);
+        AdminWorkers executor = new AdminWorkers(WORKER_THREADS, TimeUnit.MILLISECONDS.toNanos(AdminWorkers.TICK_MILLIS),
+                TimeUnit.MILLISECONDS.toNanos(EXCHANGE_LIMIT_MILLIS), TimeUnit.MILLISECONDS.toNanos(CROWDED_LIMIT_MILLIS),
+                TimeUnit.MILLISECONDS.toNanos(CROWDED_READ_LIMIT_MILLIS), Clock.system(), AdminServer::newThread);
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(host, config.port()), 64);

@@ -26,6 +26,8 @@ class AdminWorkersTest {
     private static final long EXCHANGE_LIMIT = 5_000 * MS;
     private static final long CROWDED_LIMIT = 1_000 * MS;
     private static final long CROWDED_READ_LIMIT = 20 * MS;
+    private static final long TICK = 100 * MS;
+    private static final long NO_TICK = TimeUnit.HOURS.toNanos(1);
 
     private final ManualClock clock = new ManualClock();
     private final List<AdminWorkers> started = new ArrayList<>();
@@ -141,8 +143,32 @@ class AdminWorkersTest {
         assertThat(drainer.cut()).isTrue();
     }
 
+    @Test
+    void a_reader_a_worker_takes_while_calls_wait_is_cut_when_it_reaches_the_read_limit_without_a_tick_or_an_arrival() throws Exception {
+        AdminWorkers workers = workers(1, NO_TICK);
+        Exchange first = Exchange.reading();
+        runNow(workers, first);
+        Exchange fresh = Exchange.handling();
+        Exchange second = Exchange.reading();
+        workers.execute(fresh);
+        workers.execute(second); // the newest: taken first
+        clock.advance(CROWDED_READ_LIMIT + 1);
+
+        assertThat(second.running.await(10, TimeUnit.SECONDS)).as("the worker took the second reader").isTrue();
+        assertThat(first.cut()).isTrue();
+        assertThat(fresh.started()).isFalse();
+        clock.advance(CROWDED_READ_LIMIT + 1);
+
+        await().atMost(Duration.ofSeconds(10)).until(fresh::started);
+        assertThat(second.cut()).isTrue();
+    }
+
     private AdminWorkers workers(int threads) {
-        AdminWorkers workers = new AdminWorkers(threads, EXCHANGE_LIMIT, CROWDED_LIMIT, CROWDED_READ_LIMIT, clock, task -> {
+        return workers(threads, TICK);
+    }
+
+    private AdminWorkers workers(int threads, long tickNanos) {
+        AdminWorkers workers = new AdminWorkers(threads, tickNanos, EXCHANGE_LIMIT, CROWDED_LIMIT, CROWDED_READ_LIMIT, clock, task -> {
             Thread thread = new Thread(task, "admin-workers-test");
             thread.setDaemon(true);
             return thread;
