@@ -110,9 +110,9 @@ public final class AdminServer implements AutoCloseable {
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
-        AdminWorkers executor = new AdminWorkers(WORKER_THREADS, TimeUnit.MILLISECONDS.toNanos(EXCHANGE_LIMIT_MILLIS),
-                TimeUnit.MILLISECONDS.toNanos(CROWDED_LIMIT_MILLIS), TimeUnit.MILLISECONDS.toNanos(CROWDED_READ_LIMIT_MILLIS),
-                Clock.system(), AdminServer::newThread);
+        AdminWorkers executor = new AdminWorkers(WORKER_THREADS, TimeUnit.MILLISECONDS.toNanos(AdminWorkers.TICK_MILLIS),
+                TimeUnit.MILLISECONDS.toNanos(EXCHANGE_LIMIT_MILLIS), TimeUnit.MILLISECONDS.toNanos(CROWDED_LIMIT_MILLIS),
+                TimeUnit.MILLISECONDS.toNanos(CROWDED_READ_LIMIT_MILLIS), Clock.system(), AdminServer::newThread);
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(host, config.port()), 64);
@@ -696,12 +696,14 @@ public final class AdminServer implements AutoCloseable {
             headers.set("Content-Type", type);
             headers.set("Cache-Control", "no-store");
             if (exchange.getRequestMethod().equals("HEAD")) {
+                AdminWorkers.drainingRequest(); // the JDK drains the request body as it sends these headers
                 exchange.sendResponseHeaders(status, -1); // a HEAD answer has no body (the JDK warns otherwise)
                 return;
             }
             exchange.sendResponseHeaders(status, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
+                AdminWorkers.drainingRequest(); // closing drains what the handler left unread of the request body
             }
         }
 

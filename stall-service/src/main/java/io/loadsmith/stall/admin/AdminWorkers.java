@@ -24,7 +24,10 @@ import java.util.concurrent.TimeUnit;
  * waited longer than {@code exchangeLimitNanos} is closed unread.
  *
  * <p>An exchange reads its request until its handler says the request line and headers are in
- * ({@link #requestHeadersRead}), and again while it reads a body with an answer left for a cut.
+ * ({@link #requestHeadersRead}), again while it reads a body with an answer left for a cut, and again from
+ * the moment its answer is out ({@link #drainingRequest}): the JDK server then reads and drops whatever the
+ * handler left unread of the request body before it frees the worker, and a client that stopped inside
+ * that body never sends the rest.
  *
  * <p>While the exchange's handler reads the request body it may leave an answer for the cut
  * ({@link #answerOnCut}): the watchdog then has it written (the 408, or the 413 of a body being drained)
@@ -32,8 +35,10 @@ import java.util.concurrent.TimeUnit;
  * answer is out, or after {@link #ANSWER_LIMIT_MILLIS} if the client does not take it. Writing the answer
  * and interrupting both concern the exchange that left it, never a later one of the same worker.
  *
- * <p>Thread-safe. The watchdog runs on its own daemon thread every {@link #TICK_MILLIS} ms, and at the
- * moment a crowded reader reaches its limit.
+ * <p>Thread-safe. The watchdog runs on its own daemon thread every tick ({@link #TICK_MILLIS} ms in the
+ * admin server), and, while connections wait, at the moment a reader reaches the read limit: the check is
+ * armed when a connection arrives, when a worker takes an exchange, and when an exchange starts reading
+ * again (a body with an answer left for a cut, or the drain after its answer).
  */
 final class AdminWorkers implements Executor {
 
@@ -51,7 +56,7 @@ final class AdminWorkers implements Executor {
     private final long exchangeLimitNanos;
     private final long crowdedLimitNanos;
     private final long crowdedReadLimitNanos;
-    private boolean crowdCheckScheduled; // guarded by this
+    private long crowdCheckAtNanos = Long.MAX_VALUE; // guarded by this: when the next crowd check is due
     private volatile boolean closed;
 
     private record Waiting(Runnable task, long sinceNanos) {
@@ -64,6 +69,7 @@ final class AdminWorkers implements Executor {
         private long startNanos;
         private boolean interrupted;
         private boolean headersRead;
+        private long drainingSinceNanos = -1;
         private long generation;
         private Runnable answerOnCut;
         private long answerPendingSinceNanos = -1;
@@ -81,18 +87,22 @@ final class AdminWorkers implements Executor {
                 } catch (InterruptedException e) {
                     continue;
                 }
-                boolean expired = clock.nanoTime() - next.sinceNanos() > exchangeLimitNanos;
+                long seatedNanos = clock.nanoTime();
+                boolean expired = seatedNanos - next.sinceNanos() > exchangeLimitNanos;
                 synchronized (this) {
                     current = next.task();
-                    startNanos = clock.nanoTime();
+                    startNanos = seatedNanos;
                     interrupted = false;
                     headersRead = false;
+                    drainingSinceNanos = -1;
                     generation++;
                     answerOnCut = null;
                     answerPendingSinceNanos = -1;
                 }
                 if (expired) {
                     Thread.currentThread().interrupt();
+                } else {
+                    checkCrowdAt(seatedNanos + crowdedReadLimitNanos);
                 }
                 try {
                     next.task().run();
@@ -125,10 +135,18 @@ final class AdminWorkers implements Executor {
             }
         }
 
-        /** Since when this worker's exchange reads its request, or -1 when it does not (idle, handling, cut). */
+        /**
+         * Since when this worker's exchange reads its request (its start, or the start of the drain after its
+         * answer), or -1 when it does not (idle, handling, cut).
+         */
         synchronized long readingSinceNanos() {
-            boolean reading = current != null && !interrupted && (!headersRead || answerOnCut != null);
-            return reading ? startNanos : -1;
+            if (current == null || interrupted) {
+                return -1;
+            }
+            if (drainingSinceNanos >= 0) {
+                return drainingSinceNanos;
+            }
+            return !headersRead || answerOnCut != null ? startNanos : -1;
         }
 
         /** Idle, or cut and about to take the next waiting exchange. */
@@ -177,10 +195,24 @@ final class AdminWorkers implements Executor {
             headersRead = true;
         }
 
-        synchronized void leaveAnswer(Runnable answer) {
-            if (!interrupted) {
-                answerOnCut = answer;
+        void draining() {
+            long nowNanos = clock.nanoTime();
+            synchronized (this) {
+                drainingSinceNanos = nowNanos;
             }
+            checkCrowdAt(nowNanos + crowdedReadLimitNanos);
+        }
+
+        void leaveAnswer(Runnable answer) {
+            long readingSinceNanos;
+            synchronized (this) {
+                if (interrupted) {
+                    return;
+                }
+                answerOnCut = answer;
+                readingSinceNanos = startNanos;
+            }
+            checkCrowdAt(readingSinceNanos + crowdedReadLimitNanos);
         }
 
         /** Withdraws the answer left for a cut; false if the cut took it already. */
@@ -196,13 +228,14 @@ final class AdminWorkers implements Executor {
     /**
      * Starts {@code threads} workers and the watchdog.
      *
-     * @param exchangeLimitNanos how long one exchange (reading the request, handling, answering) may take
+     * @param tickNanos             how often the watchdog looks at every exchange's limits
+     * @param exchangeLimitNanos    how long one exchange (reading the request, handling, answering) may take
      * @param crowdedLimitNanos     how long one exchange may take while other connections wait for a worker
      * @param crowdedReadLimitNanos how long one exchange may read its request while other connections wait
      * @param clock                 the clock of those limits (the system's: they concern real sockets)
      */
-    AdminWorkers(int threads, long exchangeLimitNanos, long crowdedLimitNanos, long crowdedReadLimitNanos, Clock clock,
-                 ThreadFactory threadFactory) {
+    AdminWorkers(int threads, long tickNanos, long exchangeLimitNanos, long crowdedLimitNanos, long crowdedReadLimitNanos,
+                 Clock clock, ThreadFactory threadFactory) {
         this.clock = clock;
         this.exchangeLimitNanos = exchangeLimitNanos;
         this.crowdedLimitNanos = crowdedLimitNanos;
@@ -214,7 +247,7 @@ final class AdminWorkers implements Executor {
         }
         watchdog = Executors.newSingleThreadScheduledExecutor(threadFactory);
         answerer = Executors.newSingleThreadExecutor(threadFactory);
-        watchdog.scheduleWithFixedDelay(this::watch, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        watchdog.scheduleWithFixedDelay(this::watch, tickNanos, tickNanos, TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -226,6 +259,20 @@ final class AdminWorkers implements Executor {
         Worker worker = CURRENT.get();
         if (worker != null) {
             worker.headersRead();
+        }
+    }
+
+    /**
+     * On a worker thread: the exchange's answer is out (or, for an answer without a body, about to be: its
+     * headers are all that is left to write), and what follows until the exchange ends is the JDK server
+     * draining what the handler left unread of the request body. The exchange counts as reading its request
+     * from now, so in a crowd a client that stopped inside that body is cut like any other reader: it has its
+     * answer, and the cut closes the connection. Elsewhere: does nothing.
+     */
+    static void drainingRequest() {
+        Worker worker = CURRENT.get();
+        if (worker != null) {
+            worker.draining();
         }
     }
 
@@ -315,20 +362,34 @@ final class AdminWorkers implements Executor {
         }
     }
 
+    /**
+     * On a worker thread, outside its monitor: its exchange reads its request and reaches the read limit at
+     * {@code limitNanos}; while connections wait, the crowd is looked at then.
+     */
+    private synchronized void checkCrowdAt(long limitNanos) {
+        if (!waiting.isEmpty()) {
+            scheduleCrowdCheck(limitNanos - clock.nanoTime());
+        }
+    }
+
+    /** Looks at the crowd in {@code delayNanos} (at once if it is not positive), unless a check is due sooner. */
     private void scheduleCrowdCheck(long delayNanos) {
-        if (crowdCheckScheduled) {
+        long atNanos = clock.nanoTime() + Math.max(0, delayNanos);
+        if (closed || atNanos >= crowdCheckAtNanos) {
             return;
         }
-        crowdCheckScheduled = true;
+        crowdCheckAtNanos = atNanos;
         try {
             watchdog.schedule(() -> {
                 synchronized (this) {
-                    crowdCheckScheduled = false;
+                    if (crowdCheckAtNanos == atNanos) {
+                        crowdCheckAtNanos = Long.MAX_VALUE;
+                    }
                 }
                 relieveCrowd();
-            }, delayNanos + 1, TimeUnit.NANOSECONDS);
+            }, Math.max(0, delayNanos) + 1, TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException closing) {
-            crowdCheckScheduled = false;
+            crowdCheckAtNanos = Long.MAX_VALUE;
         }
     }
 

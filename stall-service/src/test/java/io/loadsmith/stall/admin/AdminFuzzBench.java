@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The fuzz campaign as a bench (stall-service/bench/fuzz.sh): {@code AdminFuzzBench [REQUESTS [SEED]]}
@@ -46,7 +47,7 @@ public final class AdminFuzzBench {
             if (target.controller.armed()) {
                 report.violations().add("armed at the end of the campaign");
             }
-            crowd = Crowd.measure(target.admin.address());
+            crowd = Crowd.measure(target.admin.address()) + "\n" + Crowd.measureRefused(target.admin.address());
         }
         System.out.print(table(report));
         System.out.printf("%nrequests: %d, seed %d; plans armed by calls valid by the API's rules (each disarmed at once): %d%n",
@@ -86,26 +87,28 @@ public final class AdminFuzzBench {
     }
 
     /**
-     * The crowd line: 200 connections that stop inside a request (half of them inside a body) and 50 that
-     * send nothing, then {@code GET /stalls} and {@code POST /disarm} timed 20 times each among them (the
-     * aim: each within 100 ms).
+     * The crowd lines. The first: 200 connections that stop inside a request (half of them inside a body) and
+     * 50 that send nothing, then {@code GET /stalls} and {@code POST /disarm} timed 20 times each among them.
+     * The second: 150 connections, half stopped inside a request line and half inside the body of a
+     * {@code POST /arm} its handler refuses unread (no Content-Type: 415; 4 of 1,000 bytes sent), then
+     * {@code GET /stalls} 5 times 0.2 s apart, 3 times, each with a fresh crowd. The aim: each call within 100 ms.
      */
     private static final class Crowd {
         private static final int TRICKLING = 200;
         private static final int IDLE = 50;
         private static final int CALLS = 20;
+        private static final int REFUSED_CROWD = 150;
+        private static final int REFUSED_REPETITIONS = 3;
+        private static final int REFUSED_CALLS = 5;
+        private static final long REFUSED_CALL_GAP_NANOS = 200_000_000;
 
         static String measure(InetSocketAddress admin) throws Exception {
             List<Socket> sockets = new ArrayList<>();
             try {
                 for (int i = 0; i < TRICKLING + IDLE; i++) {
-                    Socket socket = new Socket();
-                    socket.connect(admin, 10_000);
-                    String partial = i >= TRICKLING ? "" : i % 2 == 0 ? "GET /sta"
+                    sockets.add(open(admin, i >= TRICKLING ? "" : i % 2 == 0 ? "GET /sta"
                             : "POST /disarm HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + FuzzTarget.TOKEN
-                            + "\r\nContent-Length: 100\r\n\r\n{";
-                    socket.getOutputStream().write(partial.getBytes(StandardCharsets.US_ASCII));
-                    sockets.add(socket);
+                            + "\r\nContent-Length: 100\r\n\r\n{"));
                 }
                 HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
                 long[] stallsNanos = new long[CALLS];
@@ -125,6 +128,43 @@ public final class AdminFuzzBench {
                     socket.close();
                 }
             }
+        }
+
+        static String measureRefused(InetSocketAddress admin) throws Exception {
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            StringBuilder line = new StringBuilder(String.format("crowd (%d request lines, %d refused bodies): GET /stalls %d times "
+                    + "0.2 s apart, ms:", REFUSED_CROWD / 2, REFUSED_CROWD / 2, REFUSED_CALLS));
+            long maxNanos = 0;
+            for (int repetition = 0; repetition < REFUSED_REPETITIONS; repetition++) {
+                List<Socket> sockets = new ArrayList<>();
+                try {
+                    for (int i = 0; i < REFUSED_CROWD; i++) {
+                        sockets.add(open(admin, i % 2 == 0 ? "GET /stal" : "POST /arm HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                + "Authorization: Bearer " + FuzzTarget.TOKEN + "\r\nContent-Length: 1000\r\n\r\n{\"se"));
+                    }
+                    line.append(repetition == 0 ? " " : "; ");
+                    long startNanos = System.nanoTime();
+                    for (int i = 0; i < REFUSED_CALLS; i++) {
+                        long nanos = timed(http, admin, "GET", "/stalls");
+                        maxNanos = Math.max(maxNanos, nanos);
+                        line.append(i == 0 ? "" : " ").append(String.format("%.1f", nanos / 1e6));
+                        long nextNanos = startNanos + (i + 1) * REFUSED_CALL_GAP_NANOS;
+                        TimeUnit.NANOSECONDS.sleep(nextNanos - System.nanoTime());
+                    }
+                } finally {
+                    for (Socket socket : sockets) {
+                        socket.close();
+                    }
+                }
+            }
+            return line.append(String.format(" (max %.1f ms; aim: each within 100 ms)", maxNanos / 1e6)).toString();
+        }
+
+        private static Socket open(InetSocketAddress admin, String partialRequest) throws Exception {
+            Socket socket = new Socket();
+            socket.connect(admin, 10_000);
+            socket.getOutputStream().write(partialRequest.getBytes(StandardCharsets.US_ASCII));
+            return socket;
         }
 
         private static long timed(HttpClient http, InetSocketAddress admin, String method, String path) throws Exception {

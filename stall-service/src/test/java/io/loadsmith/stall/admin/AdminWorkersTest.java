@@ -26,6 +26,8 @@ class AdminWorkersTest {
     private static final long EXCHANGE_LIMIT = 5_000 * MS;
     private static final long CROWDED_LIMIT = 1_000 * MS;
     private static final long CROWDED_READ_LIMIT = 20 * MS;
+    private static final long TICK = 100 * MS;
+    private static final long NO_TICK = TimeUnit.HOURS.toNanos(1);
 
     private final ManualClock clock = new ManualClock();
     private final List<AdminWorkers> started = new ArrayList<>();
@@ -124,8 +126,49 @@ class AdminWorkersTest {
         assertThat(body.cut()).isTrue();
     }
 
+    @Test
+    void an_exchange_left_draining_a_body_after_its_answer_counts_as_reading_from_the_answer_and_is_cut_at_the_read_limit() throws Exception {
+        AdminWorkers workers = workers(1);
+        Exchange drainer = Exchange.drainingAfterAnswer();
+        runNow(workers, drainer);
+        clock.advance(500 * MS); // its handler took 500 ms before it answered
+        drainer.answer();
+
+        Exchange fresh = Exchange.handling();
+        workers.execute(fresh);
+        assertThat(drainer.cut()).as("drained for 0 ms").isFalse();
+        clock.advance(CROWDED_READ_LIMIT + 1);
+
+        await().atMost(Duration.ofSeconds(10)).until(fresh::started);
+        assertThat(drainer.cut()).isTrue();
+    }
+
+    @Test
+    void a_reader_a_worker_takes_while_calls_wait_is_cut_when_it_reaches_the_read_limit_without_a_tick_or_an_arrival() throws Exception {
+        AdminWorkers workers = workers(1, NO_TICK);
+        Exchange first = Exchange.reading();
+        runNow(workers, first);
+        Exchange fresh = Exchange.handling();
+        Exchange second = Exchange.reading();
+        workers.execute(fresh);
+        workers.execute(second); // the newest: taken first
+        clock.advance(CROWDED_READ_LIMIT + 1);
+
+        assertThat(second.running.await(10, TimeUnit.SECONDS)).as("the worker took the second reader").isTrue();
+        assertThat(first.cut()).isTrue();
+        assertThat(fresh.started()).isFalse();
+        clock.advance(CROWDED_READ_LIMIT + 1);
+
+        await().atMost(Duration.ofSeconds(10)).until(fresh::started);
+        assertThat(second.cut()).isTrue();
+    }
+
     private AdminWorkers workers(int threads) {
-        AdminWorkers workers = new AdminWorkers(threads, EXCHANGE_LIMIT, CROWDED_LIMIT, CROWDED_READ_LIMIT, clock, task -> {
+        return workers(threads, TICK);
+    }
+
+    private AdminWorkers workers(int threads, long tickNanos) {
+        AdminWorkers workers = new AdminWorkers(threads, tickNanos, EXCHANGE_LIMIT, CROWDED_LIMIT, CROWDED_READ_LIMIT, clock, task -> {
             Thread thread = new Thread(task, "admin-workers-test");
             thread.setDaemon(true);
             return thread;
@@ -141,18 +184,26 @@ class AdminWorkersTest {
 
     /**
      * An exchange that blocks until interrupted, after its handler has started ({@code headersRead}) or
-     * before, and that may leave an answer for a cut, as the admin server's body reading does.
+     * before, and that may leave an answer for a cut, as the admin server's body reading does, or answer
+     * when the test says so and then drain the rest of the request, as the JDK server does after an answer.
      */
     private static final class Exchange implements Runnable {
         private final boolean headersRead;
         private final Runnable answerOnCut;
+        private final CountDownLatch answerNow;
         private final CountDownLatch running = new CountDownLatch(1);
+        private final CountDownLatch draining = new CountDownLatch(1);
         private volatile Thread worker;
         private volatile boolean cut;
 
         Exchange(boolean headersRead, Runnable answerOnCut) {
+            this(headersRead, answerOnCut, null);
+        }
+
+        private Exchange(boolean headersRead, Runnable answerOnCut, CountDownLatch answerNow) {
             this.headersRead = headersRead;
             this.answerOnCut = answerOnCut;
+            this.answerNow = answerNow;
         }
 
         static Exchange reading() {
@@ -161,6 +212,16 @@ class AdminWorkersTest {
 
         static Exchange handling() {
             return new Exchange(true, null);
+        }
+
+        static Exchange drainingAfterAnswer() {
+            return new Exchange(true, null, new CountDownLatch(1));
+        }
+
+        /** Lets a {@link #drainingAfterAnswer} exchange answer, and returns once it drains. */
+        void answer() throws InterruptedException {
+            answerNow.countDown();
+            assertThat(draining.await(10, TimeUnit.SECONDS)).as("the exchange answered").isTrue();
         }
 
         @Override
@@ -173,6 +234,15 @@ class AdminWorkersTest {
             }
             worker = Thread.currentThread();
             running.countDown();
+            if (answerNow != null) {
+                try {
+                    answerNow.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                AdminWorkers.drainingRequest();
+                draining.countDown();
+            }
             while (!Thread.currentThread().isInterrupted()) {
                 LockSupport.park(this); // returns on an interrupt and, unlike a wait, keeps the flag set
             }
