@@ -15,7 +15,9 @@ class VertxWebStallIT extends AbstractServerStallIT {
 
     @Override protected String mainClass() { return "io.loadsmith.examples.vertx.VertxWebApp"; }
     @Override protected List<String> libraries() { return List.of(); }
-    @Override protected List<String> classPath() { return CopiedServer.frameworkClassPath(MODULE); }
+    /** The examples/frameworks module whose build holds the app and its class path. */
+    protected Path module() { return MODULE; }
+    @Override protected List<String> classPath() { return CopiedServer.frameworkClassPath(module()); }
     @Override protected String target() { return "netty"; }
     @Override protected String expectedGate() { return "io.vertx.core.http.impl.VertxHttpRequestDecoder#createMessage"; }
     /** A held event loop also holds every connection it serves: two late requests may share one hold. */
