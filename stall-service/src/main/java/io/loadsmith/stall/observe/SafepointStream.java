@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -56,7 +57,8 @@ final class SafepointStream implements AutoCloseable {
     // written by the thread that calls sync(), read by the stream thread
     private final AtomicLongArray syncSequences = new AtomicLongArray(SYNC_SLOTS);
     private final AtomicLongArray syncAfterNanos = new AtomicLongArray(SYNC_SLOTS);
-    private long sequence; // the sync() caller's
+    /** Unique across streams: a stream also reads the sync events of another one that runs at the same time. */
+    private static final AtomicLong SEQUENCE = new AtomicLong();
 
     // the stream thread's
     private final TickMapper mapper = new TickMapper();
@@ -156,7 +158,7 @@ final class SafepointStream implements AutoCloseable {
     }
 
     private void commitSync() {
-        long seq = ++sequence;
+        long seq = SEQUENCE.incrementAndGet();
         SyncEvent event = new SyncEvent();
         event.sequence = seq;
         long beforeNanos = clock.nanoTime();
