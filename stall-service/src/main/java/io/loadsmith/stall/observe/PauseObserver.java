@@ -24,11 +24,11 @@ import java.util.concurrent.locks.LockSupport;
  * otherwise, once JFR has delivered past them ({@link PauseWindow#UNATTRIBUTED} without JFR, or when JFR
  * has not delivered within {@value #UNDELIVERED_AFTER_SECONDS} s).</li>
  * </ul>
- * The sleeper thread also commits, every {@value #SYNC_INTERVAL_MILLIS} ms, the sync events that map JFR's
- * ticks to the clock. {@link #safepointsOnly} starts JFR without the sleeper: a thread
- * ({@value #SYNC_THREAD}) then wakes every {@value #SYNC_ONLY_INTERVAL_MILLIS} ms only to commit them (and
- * at once when {@link #requestSync} asks), and nothing but safepoints is seen (not a stopped or starved
- * process), with a thousandth of the sleeper's wake-ups.
+ * The sleeper thread also commits, every {@value #SYNC_INTERVAL_MILLIS} ms (and at once when
+ * {@link #requestSync} asks), the sync events that map JFR's ticks to the clock. {@link #safepointsOnly}
+ * starts JFR without the sleeper: a thread ({@value #SYNC_THREAD}) then wakes only to commit them, and
+ * nothing but safepoints is seen (not a stopped or starved process), with a thousandth of the sleeper's
+ * wake-ups.
  *
  * <p><b>When it observes.</b> {@link #start} and {@link #safepointsOnly} observe from the call to
  * {@link #close}. {@link #whenArmed} observes only around the runs it is told of: it holds no thread and no
@@ -63,16 +63,18 @@ public final class PauseObserver implements AutoCloseable {
     public static final Duration DEFAULT_RUN_GRACE = Duration.ofSeconds(30);
     /** {@link #jfrStatus()} of an observer of {@link #whenArmed} that has not run yet, or ran and stopped. */
     public static final String IDLE = "idle";
+    /** {@link #jfrStatus()} of an observer of {@link #whenArmed} that runs while its JFR stream starts. */
+    public static final String STARTING = "starting";
 
     static final long SLEEP_NANOS = 1_000_000;
-    static final int SYNC_INTERVAL_MILLIS = 100;
     /**
-     * How often the thread of {@link #safepointsOnly} commits the sync events. JFR delivers once a second,
-     * so samples taken more often are not seen sooner; and between samples a second apart the mapping is
-     * still good to microseconds (the drift of JFR's counter from the clock over a second added under 5 µs
-     * to the width of the samples; docs/pauses.md, {@code stall-service/bench/tick-spacing.sh}).
+     * How often the sleeper, or the thread of {@link #safepointsOnly}, commits the sync events. JFR delivers
+     * once a second, so samples taken more often are not seen sooner; and between samples a second apart
+     * the mapping is still good to microseconds (the drift of JFR's counter from the clock over a second
+     * added under 5 µs to the width of the samples; docs/pauses.md, {@code stall-service/bench/tick-spacing.sh}).
+     * Ten times a second cost the observer's threads more CPU for nothing ({@code stall-service/bench/observer-parts.sh}).
      */
-    static final int SYNC_ONLY_INTERVAL_MILLIS = 1_000;
+    static final int SYNC_INTERVAL_MILLIS = 1_000;
     static final int UNDELIVERED_AFTER_SECONDS = 10;
     /** How long the end of an observing period of {@link #whenArmed} waits for JFR to deliver up to it. */
     static final int FINAL_WAIT_MILLIS = 3_000;
@@ -141,13 +143,13 @@ public final class PauseObserver implements AutoCloseable {
      * Starts the JFR source alone, without the sleeper: safepoint windows only, for a process that wants
      * them at the least cost (the tester observing itself). Its one thread besides JFR's
      * ({@value #SYNC_THREAD}) commits the sync events when it starts, then every
-     * {@value #SYNC_ONLY_INTERVAL_MILLIS} ms, and at once on {@link #requestSync}. A safepoint is finalised
+     * {@value #SYNC_INTERVAL_MILLIS} ms, and at once on {@link #requestSync}. A safepoint is finalised
      * once a sample after its end has been delivered: up to about 2 s after it ended, or one JFR flush
      * after a {@link #requestSync}. Without JFR ({@link #jfrStatus()} is then {@code off: ...}) it observes
      * nothing.
      */
     public static PauseObserver safepointsOnly(Clock clock) {
-        return safepointsOnly(clock, SYNC_ONLY_INTERVAL_MILLIS * 1_000_000L);
+        return safepointsOnly(clock, SYNC_INTERVAL_MILLIS * 1_000_000L);
     }
 
     /** {@link #safepointsOnly(Clock)} whose thread commits the sync events every {@code syncIntervalNanos}. */
@@ -176,6 +178,18 @@ public final class PauseObserver implements AutoCloseable {
         }
         return new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, true, true, SLEEP_NANOS,
                 SYNC_INTERVAL_MILLIS * 1_000_000L, grace.toNanos());
+    }
+
+    /**
+     * An observer with every part chosen, observing until {@link #close}: for a bench that measures the
+     * parts one at a time ({@code ObserverPartsBench}).
+     *
+     * @param sleepNanos        the sleeper's park (ignored without it)
+     * @param syncIntervalNanos how often the clock samples are committed
+     */
+    static PauseObserver started(Clock clock, boolean withSleeper, boolean withJfr, long sleepNanos, long syncIntervalNanos) {
+        return started(new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, withSleeper, withJfr,
+                sleepNanos, syncIntervalNanos, -1));
     }
 
     /** Starts the period of an observer that observes until {@link #close}, its JFR stream on the caller's thread. */
@@ -216,6 +230,9 @@ public final class PauseObserver implements AutoCloseable {
                 }
                 Period next = new Period(untilNanos);
                 period = next;
+                if (withJfr) {
+                    jfrStatus = STARTING;
+                }
                 try {
                     next.thread.start();
                 } catch (Throwable t) {
@@ -255,8 +272,8 @@ public final class PauseObserver implements AutoCloseable {
 
     /**
      * {@code on} when safepoints are observed through JFR, {@value #IDLE} while an observer of
-     * {@link #whenArmed} does not run, else {@code off} or {@code off: REASON} (kept while idle, until the
-     * next period tries again).
+     * {@link #whenArmed} does not run and {@value #STARTING} while its stream starts, else {@code off} or
+     * {@code off: REASON} (kept while idle, until the next period tries again).
      */
     public String jfrStatus() {
         return jfrStatus;
@@ -288,7 +305,7 @@ public final class PauseObserver implements AutoCloseable {
      * Asks the observer's thread to commit the sync events now rather than at its next interval, so that
      * {@link #finalisedUpTo} a moment already past becomes true after JFR's next flush: call it before
      * waiting on that (as the tester does at the end of a run). With the sleeper the sleeper commits them at
-     * its next wake-up, its loop left as it is.
+     * its next wake-up (within a millisecond), its loop left as it is.
      */
     public void requestSync() {
         Period current;
@@ -408,7 +425,7 @@ public final class PauseObserver implements AutoCloseable {
                 finishSleeperWindows(clock.nanoTime(), true);
             }
             closeJfr();
-            if (runGraceNanos >= 0 && "on".equals(jfrStatus)) {
+            if (runGraceNanos >= 0 && ("on".equals(jfrStatus) || STARTING.equals(jfrStatus))) {
                 synchronized (PauseObserver.this) {
                     if (period == null) {
                         jfrStatus = IDLE;
