@@ -94,7 +94,8 @@ final class SafepointStream implements AutoCloseable {
     /**
      * Runs the stream on a daemon thread of ours ({@value #THREAD_NAME}: the one {@code startAsync} makes is
      * not a daemon on JDK 17 and would keep the host from exiting), and returns once the recording runs (its
-     * settings enable {@link SyncEvent}), or after {@value #START_WAIT_MILLIS} ms.
+     * settings enable {@link SyncEvent}), or after {@value #START_WAIT_MILLIS} ms, or when the calling thread
+     * is interrupted.
      */
     private void startOnDaemonThread() {
         Thread thread = new Thread(() -> {
@@ -109,7 +110,9 @@ final class SafepointStream implements AutoCloseable {
         thread.setDaemon(true);
         thread.start();
         long deadlineNanos = clock.nanoTime() + START_WAIT_MILLIS * 1_000_000L;
-        while (!new SyncEvent().isEnabled() && thread.isAlive() && clock.nanoTime() - deadlineNanos < 0) {
+        // an interrupt (the observer closed meanwhile) ends the wait: a park would return at once until the deadline
+        while (!new SyncEvent().isEnabled() && thread.isAlive() && clock.nanoTime() - deadlineNanos < 0
+                && !Thread.currentThread().isInterrupted()) {
             LockSupport.parkNanos(1_000_000);
         }
     }
