@@ -1,14 +1,16 @@
 # Sourced by overhead.sh and startup.sh: builds the agent jar and the test apps, and gives the class path
 # of one test app (a trivial handler answering GET /fast with "ok", printing PORT=n once it listens and
-# exiting when its standard input closes).
+# exiting when its standard input closes; springmvc: the Spring Boot 3 MVC service of
+# examples/frameworks/spring-boot-mvc, on its own class path, which the agent's build builds first).
 #   build_agent OUT_DIR            ./mvnw package (agent jar, test apps, agent/target/bench.classpath), Jetty 9.4 jars
-#   app_main SERVER                sets MAIN and APP_LIBS for jetty12|jetty94|tomcat|netty|undertow|jdkhttp, or returns 1
+#   app_main SERVER                sets MAIN and APP_LIBS for jetty12|jetty94|tomcat|netty|undertow|jdkhttp|springmvc, or returns 1
 #   app_classpath SERVER OUT_DIR   after app_main: sets CP (returns 2 if the build's output is missing, 3 if javac failed)
 #   prepare_app SCRIPT SERVER OUT_DIR   all of the above, exiting 2 with a message on failure
 # Run from the repository's root.
 
 AGENT_JAR=agent/target/loadsmith-agent.jar
-APP_SERVERS="jetty12, jetty94, tomcat, netty, undertow or jdkhttp"
+APP_SERVERS="jetty12, jetty94, tomcat, netty, undertow, jdkhttp or springmvc"
+SPRING_MVC=examples/frameworks/spring-boot-mvc/target
 
 build_agent() {
   { ./mvnw -B -q -pl agent -am -DskipTests package dependency:build-classpath \
@@ -24,12 +26,18 @@ app_main() {
     netty) MAIN=io.loadsmith.agent.apps.NettyApp; APP_LIBS='/io/netty/' ;;
     undertow) MAIN=io.loadsmith.agent.apps.UndertowApp; APP_LIBS='/io/undertow/|/org/jboss/|/org/wildfly/|/io/smallrye/' ;;
     jdkhttp) MAIN=io.loadsmith.agent.apps.JdkHttpApp; APP_LIBS='^$' ;;
+    springmvc) MAIN=io.loadsmith.examples.spring.mvc.MvcApp; APP_LIBS='' ;;
     *) return 1 ;;
   esac
 }
 
 app_classpath() {
   [[ -f $AGENT_JAR && -f agent/target/bench.classpath ]] || return 2
+  if [[ $1 == springmvc ]]; then
+    [[ -d $SPRING_MVC/lib ]] || return 2
+    CP="$SPRING_MVC/classes:$(ls "$SPRING_MVC"/lib/*.jar | paste -sd:)"
+    return 0
+  fi
   # the app's class path: the test apps and only its server's jars (never the agent's unshaded libraries)
   CP="agent/target/test-classes:$(tr ':' '\n' < agent/target/bench.classpath | grep -E "$APP_LIBS" | paste -sd:)"
   if [[ $1 == jetty94 ]]; then
@@ -54,7 +62,7 @@ prepare_app() {
   app_classpath "$2" "$3"
   case $? in
     0) ;;
-    2) echo "$1: $AGENT_JAR or agent/target/bench.classpath is missing (run without SKIP_BUILD=1)" >&2; exit 2 ;;
+    2) echo "$1: $AGENT_JAR, agent/target/bench.classpath or $SPRING_MVC/lib is missing (run without SKIP_BUILD=1)" >&2; exit 2 ;;
     *) echo "$1: javac Jetty94App failed" >&2; exit 2 ;;
   esac
 }

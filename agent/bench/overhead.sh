@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
-# What the agent, loaded and disarmed, costs a server (docs/benchmarks.md, "the agent's overhead"): the
-# same test app is started without and with the agent in alternating rounds (a fresh JVM for every run;
-# the order within a pair alternates), warmed up with wrk, then loaded with wrk for the measured window.
-# Each run gives the server's CPU per request (utime+stime of the JVM from /proc/PID/stat over the
-# measured window, divided by the requests wrk completed in it) and its throughput (wrk's Requests/sec).
-# Each pair gives a ratio (with agent / without) of both; the script prints every pair, then the median
-# ratio of each with two 95% confidence intervals of the median: distribution-free (sign test, from the
-# order statistics of the ratios) and bootstrap (percentile, 10,000 seeded resamples).
+# What the agent costs a server, state by state (docs/benchmarks.md, "the agent's overhead"): the same
+# test app is started once per state in each round (a fresh JVM for every run; the order of the states
+# rotates from one round to the next), warmed up with wrk, then loaded with wrk for the measured window.
+# States: none (no agent), disarmed (the agent, nothing armed: with its default observe=armed the pause
+# observer does not run), armed-idle (the agent armed, before the warm-up, with a plan whose one stall lies
+# after the measured window: the gates armed, the observer running as the default has it), observing (the
+# agent with observe=always, nothing armed), off (the agent with observe=off, nothing armed). Each run
+# gives the server's CPU per request (utime+stime of the JVM from /proc/PID/stat over the measured window,
+# divided by the requests wrk completed in it) and its throughput (wrk's Requests/sec); a state's run
+# checks /health first (the observer runs or not, as the state says). Each round gives, for every state
+# after the first, a ratio to the first state of the same round; the script prints every round, then per
+# state the median ratio of each with two 95% confidence intervals of the median: distribution-free (sign
+# test, from the order statistics of the ratios) and bootstrap (percentile, 10,000 seeded resamples).
 #
-#   agent/bench/overhead.sh [--server jetty12|jetty94|tomcat|netty|undertow|jdkhttp] [--out DIR]
+#   agent/bench/overhead.sh [--server jetty12|jetty94|tomcat|netty|undertow|jdkhttp|springmvc] [--out DIR]
 #
-# Environment: PAIRS=10  WARMUP_S=10  MEASURE_S=10  CONNECTIONS=16  THREADS=1
-#   JAVA=java  JVM_OPTS="-Xmx512m"  AGENT_OPTS="admin=127.0.0.1:0"
-#   BASELINE_AGENT_OPTS (unset: the baseline runs without the agent; set: with the agent and these options,
-#     e.g. observe=off against AGENT_OPTS with observe=on: agent/bench/observe-overhead.sh)
+# Environment: PAIRS=10 (rounds)  WARMUP_S=10  MEASURE_S=10  CONNECTIONS=16  THREADS=1
+#   STATES="none disarmed armed-idle observing" (the first is the baseline of the ratios)
+#   JAVA=java  JVM_OPTS="-Xmx512m"  AGENT_OPTS="" (every state with the agent adds its own observe= and an
+#     admin= on a free port)
 #   SERVER_CPUS / WRK_CPUS (taskset CPU lists, e.g. 0 and 1; default: no pinning)  SKIP_BUILD=1
 # A smoke run: PAIRS=2 WARMUP_S=1 MEASURE_S=1 agent/bench/overhead.sh
-# Seeing 1% needs a quiet machine, pinning, and more pairs than the default; read the intervals, not
-# only the medians. Needs wrk, curl and python3.
+# On a quiet box, to see 1%: PAIRS=20 WARMUP_S=10 MEASURE_S=10 SERVER_CPUS=0 WRK_CPUS=1 agent/bench/overhead.sh
+# Read the intervals, not only the medians. Needs wrk, curl and python3.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -26,21 +31,30 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --server) SERVER="$2"; shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "overhead.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 PAIRS=${PAIRS:-10}; WARMUP_S=${WARMUP_S:-10}; MEASURE_S=${MEASURE_S:-10}
 CONNECTIONS=${CONNECTIONS:-16}; THREADS=${THREADS:-1}; JAVA=${JAVA:-java}; JVM_OPTS=${JVM_OPTS:--Xmx512m}
-AGENT_OPTS=${AGENT_OPTS:-admin=127.0.0.1:0}; BASELINE_AGENT_OPTS=${BASELINE_AGENT_OPTS:-}; SERVER_CPUS=${SERVER_CPUS:-}; WRK_CPUS=${WRK_CPUS:-}
+AGENT_OPTS=${AGENT_OPTS:-}; SERVER_CPUS=${SERVER_CPUS:-}; WRK_CPUS=${WRK_CPUS:-}
+read -r -a STATE_LIST <<<"${STATES:-none disarmed armed-idle observing}"
 for n in PAIRS WARMUP_S MEASURE_S CONNECTIONS THREADS; do
   [[ "${!n}" =~ ^[1-9][0-9]*$ ]] || { echo "overhead.sh: $n must be a whole number > 0 (got '${!n}')" >&2; exit 2; }
+done
+(( ${#STATE_LIST[@]} >= 2 )) || { echo "overhead.sh: STATES must name at least two states (got '${STATES:-}')" >&2; exit 2; }
+for state in "${STATE_LIST[@]}"; do
+  case "$state" in
+    none|disarmed|armed-idle|observing|off) ;;
+    *) echo "overhead.sh: unknown state '$state' in STATES (none, disarmed, armed-idle, observing, off)" >&2; exit 2 ;;
+  esac
 done
 command -v wrk >/dev/null || { echo "overhead.sh: wrk is missing (apt-get install wrk)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "overhead.sh: python3 is missing" >&2; exit 2; }
 command -v curl >/dev/null || { echo "overhead.sh: curl is missing" >&2; exit 2; }
 
 source agent/bench/apps.sh
+source sidecar-tester/bench/lib.sh   # free_port
 prepare_app overhead.sh "$SERVER" "$OUT"
 TICKS=$(getconf CLK_TCK)
 pin() { # pin CPUS COMMAND...
@@ -58,11 +72,30 @@ stop_server() {
 }
 trap stop_server EXIT
 
-# start_server LABEL AGENT(0|1): starts the app (it exits when its standard input, fd 3 here, closes)
+# agent_options STATE: the -javaagent options of a state (AGENT_OPTS first), or nothing for none
+agent_options() {
+  local extra=${AGENT_OPTS:+$AGENT_OPTS,}
+  case "$1" in
+    none) ;;
+    disarmed|armed-idle) echo "${extra}observe=armed" ;;
+    observing) echo "${extra}observe=always" ;;
+    off) echo "${extra}observe=off" ;;
+  esac
+}
+
+# start_server LABEL STATE: starts the app (it exits when its standard input, fd 3 here, closes); sets PORT
+# and, with the agent, ADMIN (the admin API's URL, on a free port of this script's choosing: the agent's
+# "admin API on" line can be lost when the app sets up its logging at the same moment, as Spring Boot does)
 start_server() {
-  local log="$OUT/$1.log" fifo="$OUT/stdin.fifo" args=($JVM_OPTS -Dsun.net.httpserver.nodelay=true)
-  [[ $2 == 1 ]] && args+=("-javaagent:$AGENT_JAR=$AGENT_OPTS")
-  [[ $2 == 0 && -n $BASELINE_AGENT_OPTS ]] && args+=("-javaagent:$AGENT_JAR=$BASELINE_AGENT_OPTS")
+  local log="$OUT/$1.log" fifo="$OUT/stdin.fifo" args=($JVM_OPTS -Dsun.net.httpserver.nodelay=true) options
+  options=$(agent_options "$2")
+  ADMIN=""
+  if [[ -n $options ]]; then
+    local admin_port
+    admin_port=$(free_port)
+    ADMIN="http://127.0.0.1:$admin_port"
+    args+=("-javaagent:$AGENT_JAR=$options,admin=127.0.0.1:$admin_port")
+  fi
   rm -f "$fifo"; mkfifo "$fifo"
   local pinning=()
   [[ -n $SERVER_CPUS ]] && pinning=(taskset -c "$SERVER_CPUS")
@@ -71,8 +104,9 @@ start_server() {
   "${pinning[@]}" "$JAVA" "${args[@]}" -cp "$CP" "$MAIN" <"$fifo" >"$log" 2>&1 &
   SERVER_PID=$!
   exec 3>"$fifo"
-  local deadline=$((SECONDS + 60))
-  until grep -q '^PORT=' "$log" && { [[ $2 == 0 && -z $BASELINE_AGENT_OPTS ]] || grep -q 'admin API on' "$log"; }; do
+  local deadline=$((SECONDS + 120))
+  # the admin API answers once the gates are in place
+  until grep -q '^PORT=' "$log" && { [[ -z $ADMIN ]] || [[ $(curl -s -o /dev/null -m 5 -w '%{http_code}' "$ADMIN/health") == 200 ]]; }; do
     if (( SECONDS > deadline )) || ! kill -0 "$SERVER_PID" 2>/dev/null; then
       echo "overhead.sh: the $SERVER app did not start (see $log)" >&2; exit 3
     fi
@@ -88,11 +122,34 @@ start_server() {
   done
 }
 
+# enter_state LABEL STATE: arms for armed-idle (one stall after the measured window), then checks that the
+# observer runs (armed-idle, observing) or not (disarmed, off) as the state says
+enter_state() {
+  [[ $2 == none ]] && return 0
+  if [[ $2 == armed-idle ]]; then
+    local offset_ms=$(( (WARMUP_S + MEASURE_S + 60) * 1000 )) answer
+    answer=$(curl -s -m 10 -H 'Content-Type: application/json' \
+      -d "{\"stalls\": [{\"offset_ms\": $offset_ms, \"duration_ms\": 10}], \"kind\": \"block\"}" "$ADMIN/arm")
+    [[ $answer == *'"armed_at_ns"'* ]] || { echo "overhead.sh: POST $ADMIN/arm failed: $answer" >&2; exit 3; }
+  fi
+  local want=false health
+  [[ $2 == armed-idle || $2 == observing ]] && want=true
+  [[ $2 == off ]] && want=none
+  health=$(curl -s -m 10 "$ADMIN/health")
+  echo "$health" >"$OUT/$1.health.json"
+  if [[ $want == none ]]; then
+    [[ $health == *'"pauses":{"observing":false}'* ]] || { echo "overhead.sh: $2: the observer is not off: $health" >&2; exit 3; }
+  elif [[ $health != *"\"running\":$want"* ]]; then
+    echo "overhead.sh: $2: /health does not say \"running\":$want: $health" >&2; exit 3
+  fi
+}
+
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
-# run LABEL AGENT: one run; appends "LABEL cpu_us_per_request requests_per_second" to $OUT/runs.txt
+# run LABEL STATE: one run; appends "LABEL cpu_us_per_request requests_per_second" to $OUT/runs.txt
 run() {
   start_server "$1" "$2"
+  enter_state "$1" "$2"
   local url="http://127.0.0.1:$PORT/fast"
   pin "$WRK_CPUS" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP_S}s" "$url" >"$OUT/$1.warmup.txt" 2>&1
   local before after
@@ -107,30 +164,29 @@ run() {
   echo "$1 $(python3 -c "print(($after - $before) / $TICKS / $requests * 1e6)") $rate" >>"$OUT/runs.txt"
 }
 
-if [[ -n $BASELINE_AGENT_OPTS ]]; then BASELINE="the agent with $BASELINE_AGENT_OPTS"; else BASELINE="no agent"; fi
-echo "# baseline: $BASELINE; with: the agent with $AGENT_OPTS" >&2
-echo "# $SERVER, $PAIRS pairs, warm-up ${WARMUP_S} s, measured ${MEASURE_S} s, wrk -t$THREADS -c$CONNECTIONS; raw files in $OUT" >&2
-for pair in $(seq "$PAIRS"); do
-  if (( pair % 2 == 1 )); then order="0 1"; else order="1 0"; fi
-  for agent in $order; do
-    if [[ $agent == 1 ]]; then run "pair$pair-with" 1; else run "pair$pair-without" 0; fi
+echo "# states: ${STATE_LIST[*]} (ratios to ${STATE_LIST[0]}); the agent with AGENT_OPTS='$AGENT_OPTS' plus each state's options" >&2
+echo "# $SERVER, $PAIRS rounds, warm-up ${WARMUP_S} s, measured ${MEASURE_S} s, wrk -t$THREADS -c$CONNECTIONS; load average $(cut -d' ' -f1-3 /proc/loadavg); raw files in $OUT" >&2
+count=${#STATE_LIST[@]}
+for round in $(seq "$PAIRS"); do
+  for i in $(seq 0 $((count - 1))); do
+    state=${STATE_LIST[$(( (i + round - 1) % count ))]}
+    run "round$round-$state" "$state"
   done
-  echo "# pair $pair done" >&2
+  echo "# round $round done" >&2
 done
+echo "# load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
-python3 - "$OUT/runs.txt" "$PAIRS" <<'PY'
+python3 - "$OUT/runs.txt" "$PAIRS" "${STATE_LIST[@]}" <<'PY'
 import math, random, statistics, sys
 runs = {}
 for line in open(sys.argv[1]):
     label, cpu, rate = line.split()
     runs[label] = (float(cpu), float(rate))
-pairs = int(sys.argv[2])
-cpu_ratio, rate_ratio = [], []
-print("pair  cpu_us/req without  with    ratio  | req/s without  with      ratio")
-for p in range(1, pairs + 1):
-    (c0, r0), (c1, r1) = runs[f"pair{p}-without"], runs[f"pair{p}-with"]
-    cpu_ratio.append(c1 / c0); rate_ratio.append(r1 / r0)
-    print(f"{p:4d}  {c0:16.2f}  {c1:6.2f}  {c1 / c0:6.3f} | {r0:13.0f}  {r1:8.0f}  {r1 / r0:6.3f}")
+rounds, states = int(sys.argv[2]), sys.argv[3:]
+base = states[0]
+print("round  " + "  ".join(f"{s:>22}" for s in states) + "   (cpu_us/req, req/s)")
+for r in range(1, rounds + 1):
+    print(f"{r:5d}  " + "  ".join(f"{runs[f'round{r}-{s}'][0]:10.2f} {runs[f'round{r}-{s}'][1]:11.0f}" for s in states))
 
 def sign_test_ci(values, level=0.95):
     """Distribution-free interval of the median: order statistics k and n-k+1, with its exact coverage."""
@@ -148,11 +204,16 @@ def bootstrap_ci(values, level=0.95, resamples=10000, seed=17):
     medians = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(resamples))
     return medians[int((1 - level) / 2 * resamples)], medians[int((1 + level) / 2 * resamples) - 1]
 
-for name, ratios in (("CPU per request", cpu_ratio), ("throughput", rate_ratio)):
-    median = statistics.median(ratios)
-    sign = sign_test_ci(ratios)
-    boot = bootstrap_ci(ratios)
-    sign_text = f"[{sign[0]:.3f}, {sign[1]:.3f}] ({sign[2] * 100:.1f}%)" if sign else "none (too few pairs)"
-    print(f"{name}: median ratio with/without {median:.3f}; sign-test interval {sign_text}; "
-          f"bootstrap 95% [{boot[0]:.3f}, {boot[1]:.3f}]")
+def interval(ratios):
+    median, sign, boot = statistics.median(ratios), sign_test_ci(ratios), bootstrap_ci(ratios)
+    sign_text = f"[{sign[0]:.3f}, {sign[1]:.3f}] ({sign[2] * 100:.1f}%)" if sign else "none (too few rounds)"
+    return f"{median:.3f} {sign_text} [{boot[0]:.3f}, {boot[1]:.3f}]"
+
+print(f"\n| state | CPU per request ÷ {base} | throughput ÷ {base} |")
+print("| --- | --- | --- |")
+for state in states[1:]:
+    cpu = [runs[f"round{r}-{state}"][0] / runs[f"round{r}-{base}"][0] for r in range(1, rounds + 1)]
+    rate = [runs[f"round{r}-{state}"][1] / runs[f"round{r}-{base}"][1] for r in range(1, rounds + 1)]
+    print(f"| {state} | {interval(cpu)} | {interval(rate)} |")
+print("(each cell: median ratio, sign-test interval with its coverage, bootstrap 95% interval)")
 PY

@@ -25,7 +25,11 @@ final class AdminLink {
 
     /** Starts the admin API and returns its base URL ({@code http://127.0.0.1:7070}). */
     static String start(AgentOptions options, String token, MatchRegistry registry) throws IOException {
-        PauseObserver pauses = options.observe() ? PauseObserver.start(Clock.system()) : null;
+        PauseObserver pauses = switch (options.observe()) {
+            case ARMED -> PauseObserver.whenArmed(Clock.system());
+            case ALWAYS -> PauseObserver.start(Clock.system());
+            case OFF -> null;
+        };
         String replica = options.replica();
         AdminConfig config = AdminConfig.builder()
                 .pauses(pauses)

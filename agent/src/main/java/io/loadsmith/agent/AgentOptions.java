@@ -38,6 +38,13 @@ public final class AgentOptions {
     /** Log thresholds of the {@code log=} option, quietest first. */
     public enum LogLevel { OFF, ERROR, WARNING, INFO, DEBUG }
 
+    /**
+     * When the agent observes real pauses ({@code observe=}): {@code ARMED} (the default; {@code on} is
+     * accepted for it) from an arm to the end of that run plus a grace, {@code ALWAYS} from start to exit,
+     * {@code OFF} never.
+     */
+    public enum Observe { ARMED, ALWAYS, OFF }
+
     private final String adminHost;
     private final int adminPort;
     private final String token;
@@ -47,13 +54,13 @@ public final class AgentOptions {
     private final Set<String> targets;
     private final List<MethodRef> methods;
     private final LogLevel logLevel;
-    private final boolean observe;
+    private final Observe observe;
     private final boolean traceHeader;
     private final String replica;
 
     private AgentOptions(String adminHost, int adminPort, String token, Path tokenFile, boolean randomToken,
                          boolean autoTargets, Set<String> targets, List<MethodRef> methods, LogLevel logLevel,
-                         boolean observe, boolean traceHeader, String replica) {
+                         Observe observe, boolean traceHeader, String replica) {
         this.adminHost = adminHost;
         this.adminPort = adminPort;
         this.token = token;
@@ -86,7 +93,7 @@ public final class AgentOptions {
         Set<String> targets = new LinkedHashSet<>();
         List<MethodRef> methods = new ArrayList<>();
         LogLevel level = LogLevel.INFO;
-        boolean observe = true;
+        Observe observe = Observe.ARMED;
         boolean traceHeader = false;
         String replica = null;
         String listKey = null;
@@ -153,9 +160,11 @@ public final class AgentOptions {
                         }
                     }
                     case "observe" -> observe = switch (value.toLowerCase(Locale.ROOT)) {
-                        case "on" -> true;
-                        case "off" -> false;
-                        default -> throw new IllegalArgumentException("option observe: expected on or off (got \"" + value + "\")");
+                        case "armed", "on" -> Observe.ARMED;
+                        case "always" -> Observe.ALWAYS;
+                        case "off" -> Observe.OFF;
+                        default -> throw new IllegalArgumentException("option observe: expected armed, always or off"
+                                + " (on is armed; got \"" + value + "\")");
                     };
                     case "trace-header" -> traceHeader = switch (value.toLowerCase(Locale.ROOT)) {
                         case "on" -> true;
@@ -264,8 +273,11 @@ public final class AgentOptions {
     /** The {@code log=} threshold; INFO by default. */
     public LogLevel logLevel() { return logLevel; }
 
-    /** True (the default, {@code observe=on}) when the agent observes real pauses and serves them at {@code GET /pauses}. */
-    public boolean observe() { return observe; }
+    /**
+     * When the agent observes real pauses and serves them at {@code GET /pauses}: {@link Observe#ARMED} by
+     * default ({@code observe=armed} or {@code on}), {@code always} or {@code off}.
+     */
+    public Observe observe() { return observe; }
 
     /** True ({@code trace-header=on}; off by default) when gated responses carry the {@code Loadsmith-Replica} header. */
     public boolean traceHeader() { return traceHeader; }

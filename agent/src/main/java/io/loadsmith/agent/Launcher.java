@@ -35,8 +35,9 @@ public final class Launcher {
                                      netty, undertow, jdkhttp, joined with + (targets=jetty12+netty)
               method=CLASS#METHOD    also gate this method at its start and end (repeatable)
               log=LEVEL              off, error, warning, info (default) or debug
-              observe=on|off         observe real pauses (safepoints through JFR, a sleeper thread) and
-                                     serve them at GET /pauses (default on)
+              observe=MODE           when to observe real pauses (safepoints through JFR, a sleeper
+                                     thread) and serve them at GET /pauses: armed (default; on means
+                                     armed) from each arm to 30 s after its run, always, or off
 
             Then: POST /arm, POST /disarm, GET /stalls, GET /pauses, GET /clock, GET /health, GET /metrics on the admin API.
             Example:

@@ -43,9 +43,11 @@ import java.lang.instrument.Instrumentation;
  * <dt>{@code log=off|error|warning|info|debug}</dt>
  * <dd>how much the agent logs (through {@link System.Logger}, i.e. java.util.logging unless the host
  * routes it elsewhere); default {@code info}; {@code debug} logs every class it gates.</dd>
- * <dt>{@code observe=on|off}</dt>
+ * <dt>{@code observe=armed|always|off}</dt>
  * <dd>observe the host's real pauses (its safepoints through an in-process JFR stream, and the stalls of
- * the whole process through a sleeper thread) and serve them at {@code GET /pauses}; default {@code on}.</dd>
+ * the whole process through a sleeper thread) and serve them at {@code GET /pauses}: {@code armed} (the
+ * default; {@code on} means the same) from each arm to 30 s after its run ends, with no thread and no JFR
+ * recording in between; {@code always} from the agent's start; {@code off} never.</dd>
  * </dl>
  *
  * <h2>What it does</h2>

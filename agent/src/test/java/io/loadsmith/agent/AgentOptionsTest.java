@@ -25,13 +25,15 @@ class AgentOptionsTest {
         assertThat(options.enables("jetty12")).isTrue();
         assertThat(options.enables("method")).isFalse();
         assertThat(options.logLevel()).isEqualTo(AgentOptions.LogLevel.INFO);
-        assertThat(options.observe()).isTrue();
+        assertThat(options.observe()).isEqualTo(AgentOptions.Observe.ARMED);
     }
 
     @Test
-    void observe_off_switches_the_pause_observer_off() {
-        assertThat(AgentOptions.parse("observe=off").observe()).isFalse();
-        assertThat(AgentOptions.parse("observe=ON").observe()).isTrue();
+    void observe_is_armed_always_or_off_and_on_is_armed() {
+        assertThat(AgentOptions.parse("observe=off").observe()).isEqualTo(AgentOptions.Observe.OFF);
+        assertThat(AgentOptions.parse("observe=always").observe()).isEqualTo(AgentOptions.Observe.ALWAYS);
+        assertThat(AgentOptions.parse("observe=Armed").observe()).isEqualTo(AgentOptions.Observe.ARMED);
+        assertThat(AgentOptions.parse("observe=ON").observe()).isEqualTo(AgentOptions.Observe.ARMED);
     }
 
     @Test
@@ -127,7 +129,7 @@ class AgentOptionsTest {
         assertThatThrownBy(() -> AgentOptions.parse("method=Foo"))
                 .hasMessage("option method: expected a class and a method, e.g. method=com.acme.Foo#bar (got \"Foo\")");
         assertThatThrownBy(() -> AgentOptions.parse("observe=maybe"))
-                .hasMessage("option observe: expected on or off (got \"maybe\")");
+                .hasMessage("option observe: expected armed, always or off (on is armed; got \"maybe\")");
         assertThatThrownBy(() -> AgentOptions.parse("log=loud"))
                 .hasMessage("option log: expected off, error, warning, info or debug (got \"loud\")");
         assertThatThrownBy(() -> AgentOptions.parse("colour=red"))

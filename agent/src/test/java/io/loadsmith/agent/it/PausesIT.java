@@ -12,10 +12,11 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The agent observes the real pauses of the service it is attached to (observe=on, the default) and serves
- * them at {@code GET /pauses}: a collection forced from outside ({@code jcmd PID GC.run}) is a safepoint
- * window inside a {@code System.nanoTime()} bracket taken around the jcmd call (the service and this test
- * share the host's monotonic clock).
+ * The agent observes the real pauses of the service it is attached to from an arm to the end of its run
+ * (observe=armed, the default) and serves them at {@code GET /pauses}: before the arm no observer thread
+ * runs and no JFR recording is open (seen from outside, with jcmd); once armed, a collection forced from
+ * outside ({@code jcmd PID GC.run}) is a safepoint window inside a {@code System.nanoTime()} bracket taken
+ * around the jcmd call (the service and this test share the host's monotonic clock).
  */
 class PausesIT {
 
@@ -35,10 +36,17 @@ class PausesIT {
     }
 
     @Test
-    void a_gc_forced_with_jcmd_shows_up_in_pauses_inside_its_bracket() throws Exception {
+    void from_an_arm_on_a_gc_forced_with_jcmd_shows_up_in_pauses_inside_its_bracket() throws Exception {
         try (ChildJvm app = start("admin=127.0.0.1:0")) {
             app.appPort();
             Admin admin = new Admin(app.adminUrl(), null);
+            assertThat(admin.get("/health").body()).contains("\"pauses\":{\"observing\":true,\"mode\":\"armed\",\"running\":false,\"jfr\":\"idle\"");
+            assertThat(jcmd(app.pid(), "Thread.print")).doesNotContain("\"loadsmith-pause-");
+            assertThat(jcmd(app.pid(), "JFR.check")).contains("No available recordings");
+
+            admin.armOne(600_000, 10); // its one stall ten minutes on: armed, between stalls
+            awaitHealth(admin, "\"running\":true,\"jfr\":\"on\"");
+            assertThat(jcmd(app.pid(), "Thread.print")).contains("\"loadsmith-pause-sleeper\"", "\"loadsmith-pause-jfr\"");
             long beforeNanos = System.nanoTime();
             jcmd(app.pid(), "GC.run");
             long afterNanos = System.nanoTime();
@@ -48,9 +56,22 @@ class PausesIT {
             String metrics = admin.get("/metrics").body();
 
             assertThat(gc.gc()).as("%s", gc).contains("SerialOld");
-            assertThat(health).containsPattern("\"pauses\":\\{\"observing\":true,\"jfr\":\"on\",\"safepoints\":[1-9]");
+            assertThat(health).containsPattern("\"pauses\":\\{\"observing\":true,\"mode\":\"armed\",\"running\":true,\"jfr\":\"on\",\"safepoints\":[1-9]");
             assertThat(metrics).containsPattern("\nloadsmith_pauses_total\\{source=\"safepoint\"\\} [1-9]");
         }
+    }
+
+    private static void awaitHealth(Admin admin, String part) throws Exception {
+        long deadline = System.nanoTime() + DEADLINE_NANOS;
+        String body;
+        do {
+            body = admin.get("/health").body();
+            if (body.contains(part)) {
+                return;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() - deadline < 0);
+        throw new AssertionError("/health never said " + part + " within 30 s: " + body);
     }
 
     @Test
@@ -68,13 +89,14 @@ class PausesIT {
         }
     }
 
-    private static void jcmd(long pid, String command) throws Exception {
+    private static String jcmd(long pid, String command) throws Exception {
         Path jcmd = ChildJvm.currentJavaHome().resolve("bin").resolve("jcmd");
         Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), command)
                 .redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes());
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).as(output).isZero();
+        return output;
     }
 
     private static Safepoint awaitSafepoint(Admin admin, long fromNanos, long toNanos) throws Exception {

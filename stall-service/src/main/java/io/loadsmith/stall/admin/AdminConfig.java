@@ -200,7 +200,10 @@ public final class AdminConfig {
 
         /**
          * The observer whose windows {@code GET /pauses} serves and whose counts {@code /health} and
-         * {@code /metrics} show; null (the default) for none. The server does not close it.
+         * {@code /metrics} show; null (the default) for none. The server tells it of every run armed and
+         * disarmed through {@code POST /arm} and {@code POST /disarm} ({@link PauseObserver#runArmed},
+         * {@link PauseObserver#runEnded}: an observer of {@link PauseObserver#whenArmed} observes around
+         * them). The server does not close it.
          */
         public Builder pauses(PauseObserver pauses) {
             this.pauses = pauses;

@@ -317,6 +317,10 @@ public final class AdminServer implements AutoCloseable {
             } catch (IllegalStateException e) {
                 throw new AdminError(409, "arming is refused: " + e.getMessage());
             }
+            PauseObserver observer = config.pauses();
+            if (observer != null) {
+                observer.runArmed(result.armedAtNanos(), runNanos(plan));
+            }
             sendJson(exchange, 200, out -> {
                 out.writeStringField("run_id", result.runId());
                 out.writeNumberField("armed_at_ns", result.armedAtNanos());
@@ -333,6 +337,15 @@ public final class AdminServer implements AutoCloseable {
                 }
                 out.writeEndArray();
             });
+        }
+
+        /** How long an armed plan runs: its horizon, or to the end of its last window if that comes later. */
+        private static long runNanos(StallPlan plan) {
+            long nanos = plan.horizonNanos();
+            for (PlannedStall stall : plan.stalls()) {
+                nanos = Math.max(nanos, stall.offsetNanos() + stall.durationNanos());
+            }
+            return nanos;
         }
 
         private Optional<String> refusal() {
@@ -355,6 +368,9 @@ public final class AdminServer implements AutoCloseable {
             }
             String runId = controller.armed() ? controller.lastRunId() : null;
             List<StallRecord> stalls = controller.disarm();
+            if (runId != null && config.pauses() != null) {
+                config.pauses().runEnded(controller.clock().nanoTime());
+            }
             sendJson(exchange, 200, out -> {
                 out.writeBooleanField("disarmed", runId != null);
                 writeNullableString(out, "run_id", runId);
@@ -462,6 +478,8 @@ public final class AdminServer implements AutoCloseable {
             counts.put("observing", observer != null);
             if (observer != null) {
                 PauseTotals totals = observer.totals();
+                counts.put("mode", observer.whenArmedOnly() ? "armed" : "always");
+                counts.put("running", observer.running());
                 counts.put("jfr", observer.jfrStatus());
                 counts.put("safepoints", totals.safepoints());
                 counts.put("sleeper", totals.sleeper());

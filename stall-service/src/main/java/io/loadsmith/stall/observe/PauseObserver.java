@@ -2,6 +2,7 @@ package io.loadsmith.stall.observe;
 
 import io.loadsmith.stall.clock.Clock;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.Set;
@@ -23,11 +24,19 @@ import java.util.concurrent.locks.LockSupport;
  * otherwise, once JFR has delivered past them ({@link PauseWindow#UNATTRIBUTED} without JFR, or when JFR
  * has not delivered within {@value #UNDELIVERED_AFTER_SECONDS} s).</li>
  * </ul>
- * The sleeper thread also commits, every {@value #SYNC_INTERVAL_MILLIS} ms, the sync events that map JFR's
- * ticks to the clock. {@link #safepointsOnly} starts JFR without the sleeper: a thread
- * ({@value #SYNC_THREAD}) then wakes every {@value #SYNC_ONLY_INTERVAL_MILLIS} ms only to commit them (and
- * at once when {@link #requestSync} asks), and nothing but safepoints is seen (not a stopped or starved
- * process), with a thousandth of the sleeper's wake-ups.
+ * The sleeper thread also commits, every {@value #SYNC_INTERVAL_MILLIS} ms (and at once when
+ * {@link #requestSync} asks), the sync events that map JFR's ticks to the clock. {@link #safepointsOnly}
+ * starts JFR without the sleeper: a thread ({@value #SYNC_THREAD}) then wakes only to commit them, and
+ * nothing but safepoints is seen (not a stopped or starved process), with a thousandth of the sleeper's
+ * wake-ups.
+ *
+ * <p><b>When it observes.</b> {@link #start} and {@link #safepointsOnly} observe from the call to
+ * {@link #close}. {@link #whenArmed} observes only around the runs it is told of: it holds no thread and no
+ * JFR recording until {@link #runArmed}, then observes until the run's end plus a grace
+ * ({@link #DEFAULT_RUN_GRACE} by default; a later {@link #runArmed} extends it, {@link #runEnded} brings
+ * the end forward to a disarm), takes a last clock sample, waits until JFR has delivered up to that end
+ * (at most {@value #FINAL_WAIT_MILLIS} ms), and stops its threads and its recording. Each such period is
+ * stored in the same bounded history, so {@link #pauses} serves the pauses of past runs too.
  *
  * <p>The most recent {@code maxRecords} windows are kept; older ones are dropped and counted. The threads
  * are daemons; nothing here throws into the host once started: an error is logged once
@@ -46,19 +55,31 @@ public final class PauseObserver implements AutoCloseable {
     public static final String SLEEPER_THREAD = "loadsmith-pause-sleeper";
     /** Name of the thread that commits the sync events when there is no sleeper ({@link #safepointsOnly}). */
     public static final String SYNC_THREAD = "loadsmith-pause-sync";
+    /**
+     * How long an observer of {@link #whenArmed} goes on observing after a run's end by default: longer than
+     * the tester's default grace (10 s), after which it fetches {@code GET /pauses}, so that a tester run's
+     * pauses are all in when it asks.
+     */
+    public static final Duration DEFAULT_RUN_GRACE = Duration.ofSeconds(30);
+    /** {@link #jfrStatus()} of an observer of {@link #whenArmed} that has not run yet, or ran and stopped. */
+    public static final String IDLE = "idle";
+    /** {@link #jfrStatus()} of an observer of {@link #whenArmed} that runs while its JFR stream starts. */
+    public static final String STARTING = "starting";
 
     static final long SLEEP_NANOS = 1_000_000;
-    static final int SYNC_INTERVAL_MILLIS = 100;
     /**
-     * How often the thread of {@link #safepointsOnly} commits the sync events. JFR delivers once a second,
-     * so samples taken more often are not seen sooner; and between samples a second apart the mapping is
-     * still good to microseconds (the drift of JFR's counter from the clock over a second added under 5 µs
-     * to the width of the samples; docs/pauses.md, {@code stall-service/bench/tick-spacing.sh}).
+     * How often the sleeper, or the thread of {@link #safepointsOnly}, commits the sync events. JFR delivers
+     * once a second, so samples taken more often are not seen sooner; and between samples a second apart
+     * the mapping is still good to microseconds (the drift of JFR's counter from the clock over a second
+     * added under 5 µs to the width of the samples; docs/pauses.md, {@code stall-service/bench/tick-spacing.sh}).
+     * Ten times a second cost the observer's threads more CPU for nothing ({@code stall-service/bench/observer-parts.sh}).
      */
-    static final int SYNC_ONLY_INTERVAL_MILLIS = 1_000;
+    static final int SYNC_INTERVAL_MILLIS = 1_000;
     static final int UNDELIVERED_AFTER_SECONDS = 10;
-    private static final long SYNC_INTERVAL_NANOS = SYNC_INTERVAL_MILLIS * 1_000_000L;
+    /** How long the end of an observing period of {@link #whenArmed} waits for JFR to deliver up to it. */
+    static final int FINAL_WAIT_MILLIS = 3_000;
     private static final long UNDELIVERED_AFTER_NANOS = UNDELIVERED_AFTER_SECONDS * 1_000_000_000L;
+    private static final long FINAL_WAIT_NANOS = FINAL_WAIT_MILLIS * 1_000_000L;
     private static final long RECENT_SAFEPOINTS_NANOS = 60_000_000_000L;
     private static final int MAX_RECENT_SAFEPOINTS = 4096;
     private static final int MAX_PENDING_SLEEPER = 4096;
@@ -69,31 +90,29 @@ public final class PauseObserver implements AutoCloseable {
     private final Clock clock;
     private final long sleeperThresholdNanos;
     private final PauseStore store;
-    private final Thread sleeper;
     private final boolean withSleeper;
-    private final long syncOnlyIntervalNanos;
-    private volatile boolean syncRequested;
-    private volatile SafepointStream jfr;
+    private final boolean withJfr;
+    private final long sleepNanos;
+    private final long syncIntervalNanos;
+    /** The grace after a run's end ({@link #whenArmed}), or -1: observes until {@link #close}. */
+    private final long runGraceNanos;
     private volatile String jfrStatus;
-    private volatile boolean closed;
 
     // guarded by this
-    private final ArrayDeque<PauseWindow> recentSafepoints = new ArrayDeque<>();
-    private final ArrayDeque<PauseWindow> pendingSleeper = new ArrayDeque<>();
-    private long deliveredUpToNanos;
-    private boolean delivered;
-    private long openSinceNanos;
-    private boolean noneOpen = true;
+    private Period period;
+    private boolean closed;
 
-    private PauseObserver(Clock clock, long sleeperThresholdNanos, int maxRecords, boolean withSleeper,
-                          long syncOnlyIntervalNanos) {
+    private PauseObserver(Clock clock, long sleeperThresholdNanos, int maxRecords, boolean withSleeper, boolean withJfr,
+                          long sleepNanos, long syncIntervalNanos, long runGraceNanos) {
         this.clock = clock;
         this.sleeperThresholdNanos = sleeperThresholdNanos;
         this.store = new PauseStore(maxRecords, PAGE_SIZE);
         this.withSleeper = withSleeper;
-        this.syncOnlyIntervalNanos = syncOnlyIntervalNanos;
-        this.sleeper = withSleeper ? new Thread(this::sleep, SLEEPER_THREAD) : new Thread(this::syncOnly, SYNC_THREAD);
-        sleeper.setDaemon(true);
+        this.withJfr = withJfr;
+        this.sleepNanos = sleepNanos;
+        this.syncIntervalNanos = syncIntervalNanos;
+        this.runGraceNanos = runGraceNanos;
+        this.jfrStatus = !withJfr ? "off" : runGraceNanos >= 0 ? IDLE : "on";
     }
 
     /** Starts both sources with the defaults. */
@@ -116,46 +135,146 @@ public final class PauseObserver implements AutoCloseable {
         if (maxRecords < 1) {
             throw new IllegalArgumentException("maxRecords: must be >= 1 (got " + maxRecords + ")");
         }
-        PauseObserver observer = new PauseObserver(clock, sleeperThresholdNanos, maxRecords, true, 0);
-        observer.jfrStatus = withJfr ? observer.startJfr() : "off";
-        observer.sleeper.start();
-        return observer;
+        return started(new PauseObserver(clock, sleeperThresholdNanos, maxRecords, true, withJfr, SLEEP_NANOS,
+                SYNC_INTERVAL_MILLIS * 1_000_000L, -1));
     }
 
     /**
      * Starts the JFR source alone, without the sleeper: safepoint windows only, for a process that wants
      * them at the least cost (the tester observing itself). Its one thread besides JFR's
      * ({@value #SYNC_THREAD}) commits the sync events when it starts, then every
-     * {@value #SYNC_ONLY_INTERVAL_MILLIS} ms, and at once on {@link #requestSync}. A safepoint is finalised
+     * {@value #SYNC_INTERVAL_MILLIS} ms, and at once on {@link #requestSync}. A safepoint is finalised
      * once a sample after its end has been delivered: up to about 2 s after it ended, or one JFR flush
      * after a {@link #requestSync}. Without JFR ({@link #jfrStatus()} is then {@code off: ...}) it observes
      * nothing.
      */
     public static PauseObserver safepointsOnly(Clock clock) {
-        return safepointsOnly(clock, SYNC_ONLY_INTERVAL_MILLIS * 1_000_000L);
+        return safepointsOnly(clock, SYNC_INTERVAL_MILLIS * 1_000_000L);
     }
 
     /** {@link #safepointsOnly(Clock)} whose thread commits the sync events every {@code syncIntervalNanos}. */
     static PauseObserver safepointsOnly(Clock clock, long syncIntervalNanos) {
         Objects.requireNonNull(clock, "clock");
-        PauseObserver observer = new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, false,
-                syncIntervalNanos);
-        observer.jfrStatus = observer.startJfr();
-        observer.sleeper.start();
+        return started(new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, false, true, 0,
+                syncIntervalNanos, -1));
+    }
+
+    /** Both sources with the defaults, observing only around runs: {@link #whenArmed(Clock, Duration)}. */
+    public static PauseObserver whenArmed(Clock clock) {
+        return whenArmed(clock, DEFAULT_RUN_GRACE);
+    }
+
+    /**
+     * An observer with both sources that observes nothing, and holds no thread and no JFR recording, until
+     * {@link #runArmed}; from then until the run's end plus {@code grace} (see the class comment). Its
+     * {@link #jfrStatus()} is {@value #IDLE} while it does not run.
+     *
+     * @param grace how long it goes on after a run's end, >= 0
+     */
+    public static PauseObserver whenArmed(Clock clock, Duration grace) {
+        Objects.requireNonNull(clock, "clock");
+        if (grace == null || grace.isNegative()) {
+            throw new IllegalArgumentException("grace: must be >= 0 (got " + grace + ")");
+        }
+        return new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, true, true, SLEEP_NANOS,
+                SYNC_INTERVAL_MILLIS * 1_000_000L, grace.toNanos());
+    }
+
+    /**
+     * An observer with every part chosen, observing until {@link #close}: for a bench that measures the
+     * parts one at a time ({@code ObserverPartsBench}).
+     *
+     * @param sleepNanos        the sleeper's park (ignored without it)
+     * @param syncIntervalNanos how often the clock samples are committed
+     */
+    static PauseObserver started(Clock clock, boolean withSleeper, boolean withJfr, long sleepNanos, long syncIntervalNanos) {
+        return started(new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, withSleeper, withJfr,
+                sleepNanos, syncIntervalNanos, -1));
+    }
+
+    /** Starts the period of an observer that observes until {@link #close}, its JFR stream on the caller's thread. */
+    private static PauseObserver started(PauseObserver observer) {
+        synchronized (observer) {
+            Period first = observer.new Period(0);
+            observer.period = first;
+            if (observer.withJfr) {
+                first.startJfr();
+            }
+            first.thread.start();
+        }
         return observer;
     }
 
-    private String startJfr() {
+    /**
+     * For an observer of {@link #whenArmed}: a run was armed at {@code armedAtNanos} (this observer's clock)
+     * and ends {@code runNanos} later. Starts observing at once if it was not (its JFR stream starts on its
+     * own thread: this call does not wait for it) and goes on until at least that end plus the grace. Does
+     * nothing on any other observer or once closed; never throws (a failure to start is logged once).
+     */
+    public void runArmed(long armedAtNanos, long runNanos) {
+        if (runGraceNanos < 0) {
+            return;
+        }
+        long untilNanos = armedAtNanos + Math.max(0, runNanos) + runGraceNanos;
         try {
-            jfr = SafepointStream.start(clock, new Sink());
-            return "on";
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                Period current = period;
+                if (current != null && !current.stopped) {
+                    if (untilNanos - current.untilNanos > 0) {
+                        current.untilNanos = untilNanos;
+                    }
+                    return;
+                }
+                Period next = new Period(untilNanos);
+                period = next;
+                if (withJfr) {
+                    jfrStatus = STARTING;
+                }
+                try {
+                    next.thread.start();
+                } catch (Throwable t) {
+                    period = null;
+                    throw t;
+                }
+            }
         } catch (Throwable t) {
-            logOnce("jfr-start", "pause observer: JFR is not available, safepoints are not observed (" + t + ")", null);
-            return "off: " + t;
+            logOnce("period-start", "pause observer: observing could not start; this run's pauses are not observed", t);
         }
     }
 
-    /** {@code on} when safepoints are observed through JFR, else {@code off} or {@code off: REASON}. */
+    /**
+     * For an observer of {@link #whenArmed}: the run ended at {@code endedAtNanos} (a disarm), so observing
+     * stops the grace after it if that is sooner than planned. Does nothing on any other observer.
+     */
+    public synchronized void runEnded(long endedAtNanos) {
+        Period current = period;
+        if (runGraceNanos < 0 || current == null || current.stopped) {
+            return;
+        }
+        long untilNanos = endedAtNanos + runGraceNanos;
+        if (untilNanos - current.untilNanos < 0) {
+            current.untilNanos = untilNanos;
+        }
+    }
+
+    /** True while this observer observes: always from start to close, or during a run and its grace ({@link #whenArmed}). */
+    public synchronized boolean running() {
+        return period != null && !period.stopped;
+    }
+
+    /** True for an observer of {@link #whenArmed}, which observes only around runs. */
+    public boolean whenArmedOnly() {
+        return runGraceNanos >= 0;
+    }
+
+    /**
+     * {@code on} when safepoints are observed through JFR, {@value #IDLE} while an observer of
+     * {@link #whenArmed} does not run and {@value #STARTING} while its stream starts, else {@code off} or
+     * {@code off: REASON} (kept while idle, until the next period tries again).
+     */
     public String jfrStatus() {
         return jfrStatus;
     }
@@ -173,62 +292,178 @@ public final class PauseObserver implements AutoCloseable {
     /**
      * True once every window that ends at or before {@code nanos} (this observer's clock) is in
      * {@link #pauses}: JFR has delivered past that moment (no safepoint begun before it still waits for its
-     * end) and every sleeper window ending by then is labelled. Without JFR, windows are stored at once, so
-     * always true. JFR delivers about once a second, up to ~2 s late: poll this with a deadline.
+     * end) and every sleeper window ending by then is labelled. Without JFR, or while not running, windows
+     * are stored at once, so always true. JFR delivers about once a second, up to ~2 s late: poll this with
+     * a deadline.
      */
     public synchronized boolean finalisedUpTo(long nanos) {
-        if (jfr == null) {
-            return true;
-        }
-        boolean safepointsIn = delivered && nanos - deliveredUpToNanos <= 0 && (noneOpen || nanos - openSinceNanos < 0);
-        PauseWindow oldestPending = pendingSleeper.peekFirst();
-        return safepointsIn && (oldestPending == null || oldestPending.endNanos() - nanos > 0);
+        Period current = period;
+        return current == null || current.finalisedUpTo(nanos);
     }
 
     /**
      * Asks the observer's thread to commit the sync events now rather than at its next interval, so that
      * {@link #finalisedUpTo} a moment already past becomes true after JFR's next flush: call it before
-     * waiting on that (as the tester does at the end of a run). With the sleeper (every
-     * {@value #SYNC_INTERVAL_MILLIS} ms anyway) the sleeper commits them at its next wake-up, its loop left
-     * as it is.
+     * waiting on that (as the tester does at the end of a run). With the sleeper the sleeper commits them at
+     * its next wake-up (within a millisecond), its loop left as it is.
      */
     public void requestSync() {
-        syncRequested = true;
-        if (!withSleeper) {
-            LockSupport.unpark(sleeper);
+        Period current;
+        synchronized (this) {
+            current = period;
         }
-    }
-
-    /** Totals since start. */
-    public PauseTotals totals() {
-        return store.totals();
-    }
-
-    /** Stops both sources. Idempotent. */
-    @Override
-    public void close() {
-        closed = true;
-        sleeper.interrupt();
-        SafepointStream stream = jfr;
-        jfr = null;
-        if (stream != null) {
-            try {
-                stream.close();
-            } catch (RuntimeException e) {
-                logOnce("jfr-close", "pause observer: closing the JFR stream failed", e);
+        if (current != null) {
+            current.syncRequested = true;
+            if (!withSleeper) {
+                LockSupport.unpark(current.thread);
             }
         }
     }
 
-    // ---- the sleeper thread -----------------------------------------------------------------------
+    /** Totals since this observer was made. */
+    public PauseTotals totals() {
+        return store.totals();
+    }
 
-    private void sleep() {
-        try {
+    /** Stops both sources, for good. Idempotent. */
+    @Override
+    public void close() {
+        Period current;
+        synchronized (this) {
+            closed = true;
+            current = period;
+            period = null;
+        }
+        if (current != null) {
+            current.stop();
+        }
+    }
+
+    // ---- one observing period: its thread, its stream, what they have delivered -----------------------
+
+    /**
+     * From a start (or a {@link #runArmed}) to its end: the sleeper's or the sync thread, the JFR stream,
+     * and what the stream has delivered. The fields without a note are guarded by the observer's monitor.
+     */
+    private final class Period {
+        final Thread thread;
+        /** The end of an observer of {@link #whenArmed}; written under the observer's monitor. */
+        volatile long untilNanos;
+        volatile boolean stopped;
+        volatile boolean syncRequested;
+        volatile SafepointStream jfr;
+        private final ArrayDeque<PauseWindow> recentSafepoints = new ArrayDeque<>();
+        private final ArrayDeque<PauseWindow> pendingSleeper = new ArrayDeque<>();
+        private long deliveredUpToNanos;
+        private boolean delivered;
+        private long openSinceNanos;
+        private boolean noneOpen = true;
+
+        Period(long untilNanos) {
+            this.untilNanos = untilNanos;
+            this.thread = new Thread(this::run, withSleeper ? SLEEPER_THREAD : SYNC_THREAD);
+            thread.setDaemon(true);
+        }
+
+        void startJfr() {
+            try {
+                jfr = SafepointStream.start(clock, new Sink(this));
+                jfrStatus = "on";
+            } catch (Throwable t) {
+                logOnce("jfr-start", "pause observer: JFR is not available, safepoints are not observed (" + t + ")", null);
+                jfrStatus = "off: " + t;
+            }
+        }
+
+        private void run() {
+            try {
+                if (withJfr && jfr == null && runGraceNanos >= 0) {
+                    startJfr();
+                }
+                if (withSleeper) {
+                    sleep();
+                } else {
+                    syncOnly();
+                }
+            } catch (Throwable t) {
+                logOnce(withSleeper ? "sleeper" : "sync", "pause observer: the " + (withSleeper ? "sleeper" : "sync")
+                        + " thread stopped", t);
+            } finally {
+                end();
+            }
+        }
+
+        /** Stops this period from outside (a close): the thread ends at its next wake-up. */
+        void stop() {
+            stopped = true;
+            thread.interrupt();
+            closeJfr();
+        }
+
+        private void closeJfr() {
+            SafepointStream stream;
+            synchronized (PauseObserver.this) {
+                stream = jfr;
+                jfr = null;
+            }
+            if (stream != null) {
+                try {
+                    stream.close();
+                } catch (RuntimeException e) {
+                    logOnce("jfr-close", "pause observer: closing the JFR stream failed", e);
+                }
+            }
+        }
+
+        /** On this period's thread, last: every sleeper window still pending is stored, the stream closed. */
+        private void end() {
+            synchronized (PauseObserver.this) {
+                stopped = true;
+                if (period == this) {
+                    period = null;
+                }
+                finishSleeperWindows(clock.nanoTime(), true);
+            }
+            closeJfr();
+            if (runGraceNanos >= 0 && ("on".equals(jfrStatus) || STARTING.equals(jfrStatus))) {
+                synchronized (PauseObserver.this) {
+                    if (period == null) {
+                        jfrStatus = IDLE;
+                    }
+                }
+            }
+        }
+
+        /**
+         * True when this period, of an observer of {@link #whenArmed}, may end at {@code nowNanos}: its end
+         * has passed and JFR has delivered up to it (or {@link #FINAL_WAIT_MILLIS} ms passed since
+         * {@code endDueNanos}, or there is no JFR). A run armed meanwhile moves the end: then false.
+         */
+        private boolean mayEnd(long nowNanos, long endDueNanos) {
+            synchronized (PauseObserver.this) {
+                long until = untilNanos;
+                if (nowNanos - until < 0) {
+                    return false;
+                }
+                if (finalisedUpTo(until) || nowNanos - endDueNanos - FINAL_WAIT_NANOS >= 0) {
+                    stopped = true;
+                    if (period == this) {
+                        period = null;
+                    }
+                    return true;
+                }
+                return false;
+            }
+        }
+
+        private void sleep() {
             long shortestNanos = Long.MAX_VALUE;
             long nextSyncNanos = clock.nanoTime();
-            while (!closed) {
+            long endDueNanos = 0;
+            boolean endDue = false;
+            while (!stopped) {
                 long t0 = clock.nanoTime();
-                LockSupport.parkNanos(SLEEP_NANOS);
+                LockSupport.parkNanos(sleepNanos);
                 long t1 = clock.nanoTime();
                 long deltaNanos = t1 - t0;
                 shortestNanos = Math.min(shortestNanos, deltaNanos);
@@ -236,97 +471,127 @@ public final class PauseObserver implements AutoCloseable {
                     sleeperWindow(new PauseWindow(0, PauseSource.SLEEPER, PauseWindow.UNATTRIBUTED,
                             t0 + shortestNanos, t1, null, null, 0));
                 }
+                boolean ending = runGraceNanos >= 0 && t1 - untilNanos >= 0;
+                if (ending && !endDue) {
+                    endDueNanos = t1;
+                    syncRequested = true; // a sample past the end, so that JFR's next flush finalises up to it
+                }
+                endDue = ending;
                 if (t1 - nextSyncNanos >= 0 || syncRequested) {
-                    nextSyncNanos = t1 + SYNC_INTERVAL_NANOS;
+                    nextSyncNanos = t1 + syncIntervalNanos;
                     syncRequested = false;
                     sync();
-                    finishSleeperWindows(clock.nanoTime());
+                    synchronized (PauseObserver.this) {
+                        finishSleeperWindows(clock.nanoTime(), false);
+                    }
+                }
+                if (ending && mayEnd(t1, endDueNanos)) {
+                    return;
                 }
             }
-        } catch (Throwable t) {
-            logOnce("sleeper", "pause observer: the sleeper thread stopped", t);
         }
-    }
 
-    private void syncOnly() {
-        try {
+        private void syncOnly() {
             long nextSyncNanos = clock.nanoTime();
-            while (!closed) {
+            while (!stopped) {
                 long now = clock.nanoTime();
                 if (now - nextSyncNanos >= 0 || syncRequested) {
                     syncRequested = false;
                     sync();
-                    nextSyncNanos = clock.nanoTime() + syncOnlyIntervalNanos;
+                    nextSyncNanos = clock.nanoTime() + syncIntervalNanos;
                 }
                 // an unpark (requestSync) or a spurious return ends the park early; the loop looks again
                 LockSupport.parkNanos(Math.max(1, nextSyncNanos - clock.nanoTime()));
             }
-        } catch (Throwable t) {
-            logOnce("sync", "pause observer: the sync thread stopped", t);
         }
-    }
 
-    private void sync() {
-        SafepointStream stream = jfr;
-        if (stream == null) {
-            return;
-        }
-        try {
-            stream.sync();
-        } catch (RuntimeException e) {
-            logOnce("jfr-sync", "pause observer: committing a JFR sync event failed", e);
-        }
-    }
-
-    private synchronized void sleeperWindow(PauseWindow window) {
-        pendingSleeper.addLast(window);
-        if (pendingSleeper.size() > MAX_PENDING_SLEEPER) {
-            store.add(pendingSleeper.removeFirst());
-        }
-        finishSleeperWindows(window.endNanos());
-    }
-
-    /** Labels and stores the pending sleeper windows that can be labelled now, oldest first. */
-    private synchronized void finishSleeperWindows(long nowNanos) {
-        boolean withJfr = jfr != null;
-        while (!pendingSleeper.isEmpty()) {
-            PauseWindow window = pendingSleeper.peekFirst();
-            String label;
-            if (!withJfr) {
-                label = PauseWindow.UNATTRIBUTED;
-            } else if (delivered && window.endNanos() - deliveredUpToNanos <= 0
-                    && (noneOpen || window.endNanos() - openSinceNanos < 0)) {
-                label = overlapsSafepoint(window) ? PauseWindow.ATTRIBUTED : PauseWindow.HOST;
-            } else if (nowNanos - window.endNanos() > UNDELIVERED_AFTER_NANOS) {
-                label = PauseWindow.UNATTRIBUTED;
-            } else {
+        private void sync() {
+            SafepointStream stream = jfr;
+            if (stream == null) {
                 return;
             }
-            pendingSleeper.removeFirst();
-            store.add(new PauseWindow(0, window.source(), label, window.startNanos(), window.endNanos(), null, null, 0));
-        }
-    }
-
-    private boolean overlapsSafepoint(PauseWindow window) {
-        for (PauseWindow safepoint : recentSafepoints) {
-            if (window.overlaps(safepoint.startNanos(), safepoint.endNanos())) {
-                return true;
+            try {
+                stream.sync();
+            } catch (RuntimeException e) {
+                logOnce("jfr-sync", "pause observer: committing a JFR sync event failed", e);
             }
         }
-        return false;
+
+        // guarded by the observer's monitor
+        boolean finalisedUpTo(long nanos) {
+            if (jfr == null) {
+                return true;
+            }
+            boolean safepointsIn = delivered && nanos - deliveredUpToNanos <= 0 && (noneOpen || nanos - openSinceNanos < 0);
+            PauseWindow oldestPending = pendingSleeper.peekFirst();
+            return safepointsIn && (oldestPending == null || oldestPending.endNanos() - nanos > 0);
+        }
+
+        private void sleeperWindow(PauseWindow window) {
+            synchronized (PauseObserver.this) {
+                pendingSleeper.addLast(window);
+                if (pendingSleeper.size() > MAX_PENDING_SLEEPER) {
+                    store.add(pendingSleeper.removeFirst());
+                }
+                finishSleeperWindows(window.endNanos(), false);
+            }
+        }
+
+        /**
+         * Labels and stores the pending sleeper windows that can be labelled now, oldest first; with
+         * {@code last} (the period ends) every one, those JFR has not delivered past as unattributed.
+         */
+        // guarded by the observer's monitor
+        private void finishSleeperWindows(long nowNanos, boolean last) {
+            boolean withStream = jfr != null;
+            while (!pendingSleeper.isEmpty()) {
+                PauseWindow window = pendingSleeper.peekFirst();
+                String label;
+                if (!withStream) {
+                    label = PauseWindow.UNATTRIBUTED;
+                } else if (delivered && window.endNanos() - deliveredUpToNanos <= 0
+                        && (noneOpen || window.endNanos() - openSinceNanos < 0)) {
+                    label = overlapsSafepoint(window) ? PauseWindow.ATTRIBUTED : PauseWindow.HOST;
+                } else if (last || nowNanos - window.endNanos() > UNDELIVERED_AFTER_NANOS) {
+                    label = PauseWindow.UNATTRIBUTED;
+                } else {
+                    return;
+                }
+                pendingSleeper.removeFirst();
+                store.add(new PauseWindow(0, window.source(), label, window.startNanos(), window.endNanos(), null, null, 0));
+            }
+        }
+
+        private boolean overlapsSafepoint(PauseWindow window) {
+            for (PauseWindow safepoint : recentSafepoints) {
+                if (window.overlaps(safepoint.startNanos(), safepoint.endNanos())) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     // ---- the JFR stream thread --------------------------------------------------------------------
 
     private final class Sink implements SafepointStream.Sink {
+        private final Period owner;
+
+        Sink(Period owner) {
+            this.owner = owner;
+        }
+
         @Override
         public void safepoint(PauseWindow window) {
             synchronized (PauseObserver.this) {
+                if (owner.jfr == null && owner.stopped) {
+                    return; // a stream being closed: its period has stored what it waited for
+                }
                 store.add(window);
-                recentSafepoints.addLast(window);
-                while (recentSafepoints.size() > MAX_RECENT_SAFEPOINTS
-                        || window.endNanos() - recentSafepoints.peekFirst().endNanos() > RECENT_SAFEPOINTS_NANOS) {
-                    recentSafepoints.removeFirst();
+                owner.recentSafepoints.addLast(window);
+                while (owner.recentSafepoints.size() > MAX_RECENT_SAFEPOINTS
+                        || window.endNanos() - owner.recentSafepoints.peekFirst().endNanos() > RECENT_SAFEPOINTS_NANOS) {
+                    owner.recentSafepoints.removeFirst();
                 }
             }
         }
@@ -334,19 +599,22 @@ public final class PauseObserver implements AutoCloseable {
         @Override
         public void delivered(long upToNanos, long openSince, boolean none) {
             synchronized (PauseObserver.this) {
-                deliveredUpToNanos = upToNanos;
-                delivered = true;
-                openSinceNanos = openSince;
-                noneOpen = none;
-                finishSleeperWindows(clock.nanoTime());
+                owner.deliveredUpToNanos = upToNanos;
+                owner.delivered = true;
+                owner.openSinceNanos = openSince;
+                owner.noneOpen = none;
+                owner.finishSleeperWindows(clock.nanoTime(), false);
             }
         }
 
         @Override
         public void stopped(Throwable cause) {
-            SafepointStream stream = jfr;
-            if (cause != null && !closed && stream != null) {
-                jfr = null;
+            SafepointStream stream = owner.jfr;
+            if (cause != null && !owner.stopped && stream != null) {
+                synchronized (PauseObserver.this) {
+                    owner.jfr = null;
+                    owner.finishSleeperWindows(clock.nanoTime(), true);
+                }
                 try {
                     stream.close();
                 } catch (RuntimeException ignored) {

@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -56,7 +57,8 @@ final class SafepointStream implements AutoCloseable {
     // written by the thread that calls sync(), read by the stream thread
     private final AtomicLongArray syncSequences = new AtomicLongArray(SYNC_SLOTS);
     private final AtomicLongArray syncAfterNanos = new AtomicLongArray(SYNC_SLOTS);
-    private long sequence; // the sync() caller's
+    /** Unique across streams: a stream also reads the sync events of another one that runs at the same time. */
+    private static final AtomicLong SEQUENCE = new AtomicLong();
 
     // the stream thread's
     private final TickMapper mapper = new TickMapper();
@@ -92,7 +94,8 @@ final class SafepointStream implements AutoCloseable {
     /**
      * Runs the stream on a daemon thread of ours ({@value #THREAD_NAME}: the one {@code startAsync} makes is
      * not a daemon on JDK 17 and would keep the host from exiting), and returns once the recording runs (its
-     * settings enable {@link SyncEvent}), or after {@value #START_WAIT_MILLIS} ms.
+     * settings enable {@link SyncEvent}), or after {@value #START_WAIT_MILLIS} ms, or when the calling thread
+     * is interrupted.
      */
     private void startOnDaemonThread() {
         Thread thread = new Thread(() -> {
@@ -107,7 +110,9 @@ final class SafepointStream implements AutoCloseable {
         thread.setDaemon(true);
         thread.start();
         long deadlineNanos = clock.nanoTime() + START_WAIT_MILLIS * 1_000_000L;
-        while (!new SyncEvent().isEnabled() && thread.isAlive() && clock.nanoTime() - deadlineNanos < 0) {
+        // an interrupt (the observer closed meanwhile) ends the wait: a park would return at once until the deadline
+        while (!new SyncEvent().isEnabled() && thread.isAlive() && clock.nanoTime() - deadlineNanos < 0
+                && !Thread.currentThread().isInterrupted()) {
             LockSupport.parkNanos(1_000_000);
         }
     }
@@ -156,7 +161,7 @@ final class SafepointStream implements AutoCloseable {
     }
 
     private void commitSync() {
-        long seq = ++sequence;
+        long seq = SEQUENCE.incrementAndGet();
         SyncEvent event = new SyncEvent();
         event.sequence = seq;
         long beforeNanos = clock.nanoTime();

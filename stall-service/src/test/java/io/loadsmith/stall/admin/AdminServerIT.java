@@ -263,6 +263,64 @@ class AdminServerIT {
         }
     }
 
+    /**
+     * An observer of {@code whenArmed}: idle (no thread, no JFR recording) until {@code POST /arm}, observing
+     * until a {@code POST /disarm} plus the grace, as {@code /health} says, idle again with its pauses still
+     * served; armed again, observing until the end of that run plus the grace.
+     */
+    @Test
+    void a_when_armed_observer_runs_from_an_arm_to_the_end_of_its_run_and_health_says_so() throws Exception {
+        try (PauseObserver observer = PauseObserver.whenArmed(Clock.system(), Duration.ofMillis(300))) {
+            AdminClient admin = start(AdminConfig.builder().pauses(observer));
+            assertObserverIdle(admin);
+
+            // its one stall a minute on: armed, between stalls
+            AdminClient.Answer armed = admin.postJson("/arm", "{\"stalls\": [{\"offset_ms\": 60000, \"duration_ms\": 10}],"
+                    + " \"kind\": \"block\"}");
+            assertThat(armed.status()).as(armed.body()).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(30)).until(() -> admin.get("/health").json().get("pauses").get("jfr").asText().equals("on"));
+            assertThat(admin.get("/health").json().get("pauses").get("running").asBoolean()).isTrue();
+            assertThat(threadNamed(PauseObserver.SLEEPER_THREAD)).isTrue();
+            assertThat(openRecordings()).isEqualTo(1);
+            long beforeNanos = System.nanoTime();
+            System.gc();
+            long afterNanos = System.nanoTime();
+            JsonNode gc = awaitSafepointInside(admin, beforeNanos, afterNanos);
+
+            assertThat(admin.postJson("/disarm", "{}").json().get("disarmed").asBoolean()).isTrue();
+            await().atMost(Duration.ofSeconds(30)).until(() -> !admin.get("/health").json().get("pauses").get("running").asBoolean()
+                    && !threadNamed(PauseObserver.SLEEPER_THREAD) && openRecordings() == 0);
+            assertObserverIdle(admin);
+            assertThat(safepointInside(admin.get("/pauses").json(), beforeNanos, afterNanos)).isEqualTo(gc);
+
+            assertThat(admin.postJson("/arm", "{\"stalls\": [{\"offset_ms\": 200, \"duration_ms\": 10}], \"kind\": \"block\"}")
+                    .status()).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(30)).until(() -> admin.get("/health").json().get("pauses").get("running").asBoolean());
+            await().atMost(Duration.ofSeconds(30)).until(() -> !admin.get("/health").json().get("pauses").get("running").asBoolean()
+                    && !threadNamed(PauseObserver.SLEEPER_THREAD) && openRecordings() == 0);
+            assertObserverIdle(admin);
+        }
+    }
+
+    private static void assertObserverIdle(AdminClient admin) throws Exception {
+        JsonNode pauses = admin.get("/health").json().get("pauses");
+        assertThat(pauses.get("observing").asBoolean()).isTrue();
+        assertThat(pauses.get("mode").asText()).isEqualTo("armed");
+        assertThat(pauses.get("running").asBoolean()).isFalse();
+        assertThat(pauses.get("jfr").asText()).isEqualTo("idle");
+        assertThat(threadNamed(PauseObserver.SLEEPER_THREAD)).isFalse();
+        assertThat(openRecordings()).isZero();
+        assertThat(admin.get("/pauses").json().get("observing").asBoolean()).isTrue();
+    }
+
+    private static boolean threadNamed(String name) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
+    }
+
+    private static int openRecordings() {
+        return jdk.jfr.FlightRecorder.isInitialized() ? jdk.jfr.FlightRecorder.getFlightRecorder().getRecordings().size() : 0;
+    }
+
     private static JsonNode awaitSafepointInside(AdminClient admin, long fromNanos, long toNanos) throws Exception {
         long deadlineNanos = System.nanoTime() + 30_000 * MS;
         JsonNode page;

@@ -1,6 +1,8 @@
 package io.loadsmith.stall.observe;
 
 import io.loadsmith.stall.clock.Clock;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
@@ -20,6 +22,11 @@ class PauseObserverIT {
                 .filter(thread -> thread.getName().startsWith("loadsmith-pause")).collect(Collectors.toList());
     }
 
+    /** The JFR recordings open in this JVM (a {@code RecordingStream} is one while it runs). */
+    static List<Recording> openRecordings() {
+        return FlightRecorder.isInitialized() ? FlightRecorder.getFlightRecorder().getRecordings() : List.of();
+    }
+
     @Test
     void every_thread_the_observer_starts_is_a_daemon_and_close_stops_them() {
         PauseObserver observer = PauseObserver.start(Clock.system());
@@ -37,7 +44,83 @@ class PauseObserverIT {
     /** The threads of an observer closed by an earlier test end a moment after its close: wait for them. */
     @org.junit.jupiter.api.BeforeEach
     void noObserverThreadIsLeftFromAnEarlierTest() {
-        await().until(() -> observerThreads().isEmpty());
+        await().until(() -> observerThreads().isEmpty() && openRecordings().isEmpty());
+    }
+
+    /**
+     * Idle (no thread, no recording) until a run, observing from its arm (a second arm extends the run), a
+     * disarm ending it after the grace, idle again with what it saw kept; armed again and ended at once,
+     * with a collection just before that end in.
+     */
+    @Test
+    void when_armed_it_observes_from_each_arm_to_the_end_of_its_run_and_holds_nothing_in_between() {
+        Clock clock = Clock.system();
+        long graceNanos = Duration.ofMillis(300).toNanos();
+        try (PauseObserver observer = PauseObserver.whenArmed(clock, Duration.ofNanos(graceNanos))) {
+            assertIdle(observer);
+
+            long armedAt = clock.nanoTime();
+            observer.runArmed(armedAt, 0);
+            observer.runArmed(armedAt, Duration.ofHours(1).toNanos()); // a second arm: the later end wins
+            await().atMost(Duration.ofSeconds(30)).until(() -> observer.jfrStatus().equals("on") && openRecordings().size() == 1);
+            assertThat(observerThreads()).extracting(Thread::getName)
+                    .containsExactlyInAnyOrder(PauseObserver.SLEEPER_THREAD, SafepointStream.THREAD_NAME);
+            long beforeNanos = clock.nanoTime();
+            System.gc();
+            long afterNanos = clock.nanoTime();
+            await().atMost(Duration.ofSeconds(30)).until(() -> allWindows(observer).stream().anyMatch(w ->
+                    w.source() == PauseSource.SAFEPOINT && w.label().contains("System.gc()")
+                            && w.startNanos() >= beforeNanos && w.endNanos() <= afterNanos));
+            // past the end of the first arm alone and the longest wait for JFR after it: still observing
+            long firstEndNanos = armedAt + graceNanos + PauseObserver.FINAL_WAIT_MILLIS * 1_000_000L;
+            await().atMost(Duration.ofSeconds(30)).until(() -> clock.nanoTime() - firstEndNanos > 0);
+            assertThat(observer.running()).isTrue();
+
+            long disarmedAt = clock.nanoTime();
+            observer.runEnded(disarmedAt);
+            await().atMost(Duration.ofSeconds(30)).until(() -> !observer.running());
+            assertThat(clock.nanoTime() - (disarmedAt + graceNanos)).isPositive();
+            await().atMost(Duration.ofSeconds(30)).until(() -> observerThreads().isEmpty() && openRecordings().isEmpty());
+            assertIdle(observer);
+            List<PauseWindow> first = allWindows(observer);
+
+            // a pause just before the end is in once it stops: a last clock sample, JFR's delivery awaited
+            observer.runArmed(clock.nanoTime(), Duration.ofHours(1).toNanos());
+            await().atMost(Duration.ofSeconds(30)).until(() -> observer.jfrStatus().equals("on") && openRecordings().size() == 1);
+            long beforeLast = clock.nanoTime();
+            System.gc();
+            long afterLast = clock.nanoTime();
+            observer.runEnded(afterLast - graceNanos); // ends at once
+            await().atMost(Duration.ofSeconds(30)).until(() -> !observer.running() && observerThreads().isEmpty()
+                    && openRecordings().isEmpty());
+            assertIdle(observer);
+            List<PauseWindow> both = allWindows(observer);
+            assertThat(both).startsWith(first.toArray(PauseWindow[]::new));
+            assertThat(both.subList(first.size(), both.size())).anyMatch(w -> w.source() == PauseSource.SAFEPOINT
+                    && w.label().contains("System.gc()") && w.startNanos() >= beforeLast && w.endNanos() <= afterLast);
+        }
+    }
+
+    @Test
+    void when_armed_a_close_while_observing_stops_it_for_good() {
+        Clock clock = Clock.system();
+        PauseObserver observer = PauseObserver.whenArmed(clock, Duration.ofSeconds(30));
+        observer.runArmed(clock.nanoTime(), Duration.ofHours(1).toNanos());
+        await().atMost(Duration.ofSeconds(30)).until(() -> observer.jfrStatus().equals("on"));
+
+        observer.close();
+        observer.runArmed(clock.nanoTime(), Duration.ofHours(1).toNanos());
+
+        assertThat(observer.running()).isFalse();
+        await().atMost(Duration.ofSeconds(30)).until(() -> observerThreads().isEmpty() && openRecordings().isEmpty());
+    }
+
+    private static void assertIdle(PauseObserver observer) {
+        assertThat(observer.running()).isFalse();
+        assertThat(observer.jfrStatus()).isEqualTo(PauseObserver.IDLE);
+        assertThat(observerThreads()).isEmpty();
+        assertThat(openRecordings()).isEmpty();
+        assertThat(observer.finalisedUpTo(System.nanoTime())).isTrue();
     }
 
     @Test
