@@ -20,6 +20,9 @@ import java.util.Optional;
  */
 final class AdminLink {
 
+    /** How long after the admin API starts the observer starts JFR once ahead of the first run. */
+    static final java.time.Duration PREPARE_DELAY = java.time.Duration.ofSeconds(2);
+
     private AdminLink() {
     }
 
@@ -30,6 +33,9 @@ final class AdminLink {
             case ALWAYS -> PauseObserver.start(Clock.system());
             case OFF -> null;
         };
+        if (pauses != null) {
+            pauses.prepare(PREPARE_DELAY); // the JVM's first JFR start, off the host's start and out of the first run
+        }
         String replica = options.replica();
         AdminConfig config = AdminConfig.builder()
                 .pauses(pauses)

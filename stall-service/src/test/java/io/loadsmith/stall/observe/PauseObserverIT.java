@@ -47,6 +47,21 @@ class PauseObserverIT {
         await().until(() -> observerThreads().isEmpty() && openRecordings().isEmpty());
     }
 
+    /** prepare: JFR is started once and stopped, on a thread that then ends; nothing it saw is kept. */
+    @Test
+    void prepare_starts_jfr_once_ahead_of_the_first_run_and_leaves_the_observer_idle() {
+        try (PauseObserver observer = PauseObserver.whenArmed(Clock.system())) {
+            observer.prepare(Duration.ZERO);
+            await().atMost(Duration.ofSeconds(30)).until(() -> FlightRecorder.isInitialized());
+            System.gc(); // a safepoint while the stream may still run: not kept
+            await().atMost(Duration.ofSeconds(30)).until(() -> observerThreads().isEmpty() && openRecordings().isEmpty());
+
+            assertThat(observer.running()).isFalse();
+            assertThat(observer.jfrStatus()).isEqualTo(PauseObserver.IDLE);
+            assertThat(observer.pauses(0).pauses()).isEmpty();
+        }
+    }
+
     /**
      * Idle (no thread, no recording) until a run, observing from its arm (a second arm extends the run), a
      * disarm ending it after the grace, idle again with what it saw kept; armed again and ended at once,
