@@ -20,8 +20,11 @@ import java.util.Optional;
  */
 final class AdminLink {
 
-    /** How long after the admin API starts the observer starts JFR once ahead of the first run. */
-    static final java.time.Duration PREPARE_DELAY = java.time.Duration.ofSeconds(2);
+    /**
+     * How long after the admin API starts the observer starts JFR once ahead of the first run: at once, on its
+     * own thread (a run armed in the next second would otherwise get the JVM's first JFR start).
+     */
+    static final java.time.Duration PREPARE_DELAY = java.time.Duration.ZERO;
 
     private AdminLink() {
     }
@@ -34,7 +37,7 @@ final class AdminLink {
             case OFF -> null;
         };
         if (pauses != null) {
-            pauses.prepare(PREPARE_DELAY); // the JVM's first JFR start, off the host's start and out of the first run
+            pauses.prepare(PREPARE_DELAY); // the JVM's first JFR start, out of the first run
         }
         String replica = options.replica();
         AdminConfig config = AdminConfig.builder()

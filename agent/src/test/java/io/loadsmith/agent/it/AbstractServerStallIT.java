@@ -127,6 +127,7 @@ abstract class AbstractServerStallIT {
             adminUrl = app.adminUrl();
         }
         admin = new Admin(adminUrl, null);
+        admin.awaitPrepared();
         for (int i = 0; i < 20; i++) {
             assertThat(RawHttp.get(port, "/fast").status()).isEqualTo(200);
             assertThat(RawHttp.get(port, "/slow?ms=1").status()).isEqualTo(200);

@@ -129,6 +129,23 @@ final class Admin {
         return windows;
     }
 
+    /**
+     * Polls {@code /health} until the pause observer no longer starts JFR ahead of the first run ({@code "jfr":
+     * "preparing"}): a JVM's first JFR start (a second of CPU, a {@code RedefineClasses} safepoint) is then not
+     * inside the test's window. At most 30 s.
+     */
+    void awaitPrepared() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        String health = get("/health").body();
+        while (health.contains("\"jfr\":\"preparing\"") && System.nanoTime() - deadline < 0) {
+            RawHttp.waitUntil(System.nanoTime() + 50_000_000L);
+            health = get("/health").body();
+        }
+        if (health.contains("\"jfr\":\"preparing\"")) {
+            throw new AssertionError("the observer still prepared JFR 30 s after the agent started: " + health);
+        }
+    }
+
     static long number(String json, String field) {
         Matcher m = Pattern.compile("\"" + field + "\":(-?\\d+)").matcher(json);
         if (!m.find()) {

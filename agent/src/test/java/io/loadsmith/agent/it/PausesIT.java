@@ -40,8 +40,8 @@ class PausesIT {
         try (ChildJvm app = start("admin=127.0.0.1:0")) {
             app.appPort();
             Admin admin = new Admin(app.adminUrl(), null);
-            assertThat(admin.get("/health").body()).contains("\"pauses\":{\"observing\":true,\"mode\":\"armed\",\"running\":false,\"jfr\":\"idle\"");
             awaitNoObserverThread(app); // JFR started once and stopped ahead of the first run (prepare)
+            assertThat(admin.get("/health").body()).contains("\"pauses\":{\"observing\":true,\"mode\":\"armed\",\"running\":false,\"jfr\":\"idle\"");
             assertThat(jcmd(app.pid(), "JFR.check")).contains("No available recordings");
 
             admin.armOne(600_000, 10); // its one stall ten minutes on: armed, between stalls

@@ -65,6 +65,8 @@ public final class PauseObserver implements AutoCloseable {
     public static final Duration DEFAULT_RUN_GRACE = Duration.ofSeconds(30);
     /** {@link #jfrStatus()} of an observer of {@link #whenArmed} that has not run yet, or ran and stopped. */
     public static final String IDLE = "idle";
+    /** {@link #jfrStatus()} of an observer of {@link #whenArmed} while {@link #prepare} starts JFR once. */
+    public static final String PREPARING = "preparing";
     /** {@link #jfrStatus()} of an observer of {@link #whenArmed} that runs while its JFR stream starts. */
     public static final String STARTING = "starting";
 
@@ -278,6 +280,12 @@ public final class PauseObserver implements AutoCloseable {
         if (runGraceNanos < 0 || !withJfr) {
             return;
         }
+        synchronized (this) {
+            if (closed || period != null) {
+                return;
+            }
+            jfrStatus = PREPARING;
+        }
         Thread thread = new Thread(() -> {
             try {
                 Thread.sleep(delay.toMillis());
@@ -293,6 +301,12 @@ public final class PauseObserver implements AutoCloseable {
                 Thread.currentThread().interrupt();
             } catch (Throwable t) {
                 logOnce("jfr-prepare", "pause observer: JFR could not be started ahead of the first run (" + t + ")", null);
+            } finally {
+                synchronized (this) {
+                    if (PREPARING.equals(jfrStatus)) {
+                        jfrStatus = IDLE;
+                    }
+                }
             }
         }, PREPARE_THREAD);
         thread.setDaemon(true);
@@ -306,7 +320,8 @@ public final class PauseObserver implements AutoCloseable {
 
     /**
      * {@code on} when safepoints are observed through JFR, {@value #IDLE} while an observer of
-     * {@link #whenArmed} does not run and {@value #STARTING} while its stream starts, else {@code off} or
+     * {@link #whenArmed} does not run ({@value #PREPARING} while {@link #prepare} starts JFR once) and
+     * {@value #STARTING} while its stream starts, else {@code off} or
      * {@code off: REASON} (kept while idle, until the next period tries again).
      */
     public String jfrStatus() {

@@ -52,6 +52,7 @@ class PauseObserverIT {
     void prepare_starts_jfr_once_ahead_of_the_first_run_and_leaves_the_observer_idle() {
         try (PauseObserver observer = PauseObserver.whenArmed(Clock.system())) {
             observer.prepare(Duration.ZERO);
+            assertThat(observer.jfrStatus()).isIn(PauseObserver.PREPARING, PauseObserver.IDLE);
             await().atMost(Duration.ofSeconds(30)).until(() -> FlightRecorder.isInitialized());
             System.gc(); // a safepoint while the stream may still run: not kept
             await().atMost(Duration.ofSeconds(30)).until(() -> observerThreads().isEmpty() && openRecordings().isEmpty());
