@@ -4,6 +4,7 @@ import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.tester.record.LiveStats;
 import io.loadsmith.tester.transport.TransportStats;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.exporter.httpserver.HttpErrorHandlingPolicy;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -11,7 +12,8 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A run's live metrics over HTTP ({@code GET /metrics}, OpenMetrics or the Prometheus text format as the
@@ -23,16 +25,19 @@ import java.util.concurrent.TimeUnit;
  * try (MetricsEndpoint metrics = MetricsEndpoint.start(new InetSocketAddress("127.0.0.1", 9464), labels,
  *         control.live(), Clock.system())) {
  *     ... the run, with metrics.transport(http.stats()) once the transport is open ...
- *     metrics.linger(5_000_000_000L); // the last scrapes see the final figures
+ *     ... then a few seconds more, so that the last scrapes see the final figures ...
  * }
  * }</pre>
  */
 public final class MetricsEndpoint implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(MetricsEndpoint.class);
+
     private final HTTPServer server;
     private final ExecutorService thread;
     private final InetAddress address;
     private volatile TransportStats transport;
+    private volatile boolean failedScrapeSeen;
 
     private MetricsEndpoint(LiveStats live, RunLabels labels, Clock clock, InetSocketAddress address)
             throws IOException {
@@ -46,7 +51,9 @@ public final class MetricsEndpoint implements AutoCloseable {
         });
         try {
             server = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort())
-                    .registry(registry).executorService(thread).buildAndStart();
+                    .registry(registry).executorService(thread)
+                    .errorHandlingPolicy(HttpErrorHandlingPolicy.builder().errorReporter(this::scrapeFailed).build())
+                    .buildAndStart();
         } catch (IOException | RuntimeException e) {
             thread.shutdownNow();
             throw e;
@@ -66,6 +73,20 @@ public final class MetricsEndpoint implements AutoCloseable {
         return new MetricsEndpoint(live, labels, clock, address);
     }
 
+    /**
+     * A scrape that could not be answered, most often a scraper that gave up waiting (its scrape timeout) and
+     * closed the connection: one line at warning level for the first, at debug level after it; the run goes on.
+     */
+    private void scrapeFailed(Exception e) {
+        if (!failedScrapeSeen) {
+            failedScrapeSeen = true;
+            LOG.warn("a scrape of the metrics could not be answered ({}); the run goes on, later ones are logged "
+                    + "at debug level", e.toString());
+        } else {
+            LOG.debug("a scrape of the metrics could not be answered ({})", e.toString());
+        }
+    }
+
     /** From now on {@code loadsmith_tester_in_flight} reads these counts (the run's transport, once open). */
     public void transport(TransportStats counts) {
         this.transport = counts;
@@ -75,11 +96,6 @@ public final class MetricsEndpoint implements AutoCloseable {
     public URI uri() {
         String host = address.getHostAddress();
         return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + server.getPort() + "/metrics");
-    }
-
-    /** Keeps serving for {@code nanos} more (the run is over; its last scrapes see the final figures). */
-    public void linger(long nanos) throws InterruptedException {
-        TimeUnit.NANOSECONDS.sleep(nanos);
     }
 
     /** Stops serving at once. */
