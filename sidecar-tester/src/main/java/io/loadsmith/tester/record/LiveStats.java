@@ -14,9 +14,9 @@ import org.HdrHistogram.Recorder;
 
 /**
  * What a running test has measured so far, for readers on other threads (the console's progress line, the
- * metrics endpoint): the counted run's three latencies (service, corrected and send lateness, µs) in
- * HdrHistogram {@link Recorder}s (wait-free for the recording threads; a reader swaps out an interval
- * histogram and adds it to a running one), the requests that ended by step and {@link Outcome} and those
+ * metrics endpoint): the counted run's three latencies (service, corrected and send lateness, µs, 1 µs to
+ * 1 h, 2 significant digits) in HdrHistogram {@link Recorder}s (wait-free for the recording threads; a
+ * reader swaps out an interval histogram and adds it to a running one), the requests that ended by step and {@link Outcome} and those
  * dropped by step (one atomic increment each), the run's phase, and the stall windows the agent armed and
  * reported.
  *
@@ -37,6 +37,12 @@ public final class LiveStats {
     /** A phase moment not reached yet. */
     private static final long NOT_YET = Long.MIN_VALUE;
     private static final Outcome[] OUTCOMES = Outcome.values();
+    /**
+     * The live histograms' precision: 2 significant digits (1 %), enough for a progress line and the metrics'
+     * buckets, at a tenth of the memory of the run's own 3-digit histograms (about 30 kB each instead of
+     * 380 kB; twelve of them live here, which would otherwise add 4.5 MB to the tester's old generation).
+     */
+    static final int SIGNIFICANT_DIGITS = 2;
 
     /** The latencies kept live, each in µs. */
     public enum Latency {
@@ -88,8 +94,8 @@ public final class LiveStats {
 
     public LiveStats() {
         for (int i = 0; i < recorders.length; i++) {
-            recorders[i] = new Recorder(1, Histograms.HIGHEST_MICROS, Histograms.SIGNIFICANT_DIGITS);
-            sinceStart[i] = Histograms.create();
+            recorders[i] = new Recorder(1, Histograms.HIGHEST_MICROS, SIGNIFICANT_DIGITS);
+            sinceStart[i] = new Histogram(1, Histograms.HIGHEST_MICROS, SIGNIFICANT_DIGITS);
         }
     }
 

@@ -100,7 +100,7 @@ class LiveMetricsTest {
         HistogramSnapshot.HistogramDataPointSnapshot corrected =
                 ((HistogramSnapshot) family(all, "loadsmith_tester_corrected_latency_seconds")).getDataPoints().get(0);
         assertThat(corrected.getCount()).isEqualTo(2);
-        assertThat(corrected.getSum()).isCloseTo(0.031, org.assertj.core.data.Offset.offset(0.031 * 0.001));
+        assertThat(corrected.getSum()).isCloseTo(0.031, org.assertj.core.data.Offset.offset(0.031 * 0.01));
         assertThat(family(all, "loadsmith_tester_service_latency_seconds").getMetadata().getUnit().toString())
                 .isEqualTo("seconds");
     }
