@@ -28,6 +28,7 @@ class ArchitectureTest {
     static final List<List<String>> LAYERS = List.of(
             List.of("cli"),
             List.of("session", "verify"),
+            List.of("metrics"),
             List.of("experiment", "report"),
             List.of("agentclient", "scenario"),
             List.of("align", "profile", "simulate"),

@@ -43,8 +43,9 @@ final class Progress implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
-            String line = line((clock.nanoTime() - startNanos) / 1e9, counts.sent(), counts.inFlight(),
-                    live.correctedSoFar(), live.errors());
+            double elapsedSeconds = (clock.nanoTime() - startNanos) / 1e9;
+            String line = live.read(LiveStats.Latency.CORRECTED, corrected -> line(elapsedSeconds, counts.sent(),
+                    counts.inFlight(), corrected, live.errors()));
             if (terminal) {
                 out.print("\r" + line + "   ");
             } else {

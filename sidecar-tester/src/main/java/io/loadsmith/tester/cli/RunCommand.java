@@ -1,18 +1,25 @@
 package io.loadsmith.tester.cli;
 
+import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.metrics.MetricsEndpoint;
+import io.loadsmith.tester.metrics.RunLabels;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioParser;
 import io.loadsmith.tester.session.RunReport;
 import io.loadsmith.tester.session.ScenarioRun;
 import io.loadsmith.tester.session.Sharding;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,6 +40,7 @@ import picocli.CommandLine.Spec;
             "  loadsmith run examples/scenarios/sim-coordinated-omission.yaml",
             "  loadsmith run score.yaml --out results/today --set load.rate=800 --set load.duration=1m",
             "  loadsmith run score.yaml --shard 0/3 --start-at 2026-12-01T20:00:00Z --out results/shard-0",
+            "  loadsmith run score.yaml --metrics 127.0.0.1:9464     (Prometheus scrapes http://127.0.0.1:9464/metrics)",
             "",
             "Exit codes: 0 ok, 1 an SLO failed, 2 bad input (file:line: key message), 3 target or agent unreachable,",
             "  or the target or the agent stopped answering during the run (target.give_up_after)."})
@@ -40,6 +48,8 @@ final class RunCommand implements Callable<Integer> {
 
     /** How long the Ctrl-C hook waits for the files beyond the grace. */
     private static final long HOOK_MARGIN_MILLIS = 20_000;
+    /** How often the linger after the run looks for a Ctrl-C. */
+    private static final long LINGER_TICK_NANOS = 100_000_000L;
 
     @Spec
     CommandSpec spec;
@@ -59,12 +69,18 @@ final class RunCommand implements Callable<Integer> {
             description = "Live progress: a rewritten line on a terminal, periodic plain lines otherwise (default ${DEFAULT-VALUE})")
     String progress;
 
+    @Option(names = "--metrics", paramLabel = "HOST:PORT",
+            description = {"Serve live metrics (OpenMetrics, for Prometheus) at http://HOST:PORT/metrics during the run",
+                "and metrics.linger (default 5s) after it; PORT alone listens on 127.0.0.1. Overrides metrics.listen",
+                "of the file (as --set metrics.listen=HOST:PORT would). Needs a real target (docs/watching.md)."})
+    String metrics;
+
     @Mixin
     ShardMixin shard = new ShardMixin();
 
     @Override
     public Integer call() throws Exception {
-        Scenario scenario = ScenarioParser.parse(file, overrides);
+        Scenario scenario = ScenarioParser.parse(file, withMetricsOption(overrides));
         Path dir = CliDirs.prepare(out, scenario.name());
         TesterSpec tester = scenario.tester();
         Sharding sharding = shard.sharding(tester, System.currentTimeMillis());
@@ -72,20 +88,75 @@ final class RunCommand implements Callable<Integer> {
         long waitMillis = tester.graceNanos() / 1_000_000 + HOOK_MARGIN_MILLIS;
         String message = String.format("stopping: no new requests; waiting up to %.1f s for those in flight, then writing %s",
                 tester.graceNanos() / 1e9, dir);
-        try (StopHook hook = StopHook.install(control::stop, waitMillis, spec.commandLine().getErr(), message)) {
-            return runAndWrite(scenario, tester, control, dir, sharding);
+        try (StopHook hook = StopHook.install(control::stop, waitMillis, spec.commandLine().getErr(), message);
+             MetricsEndpoint endpoint = startMetrics(scenario, tester, sharding, dir, control)) {
+            int status = runAndWrite(scenario, tester, control, dir, sharding, endpoint);
+            if (endpoint != null) {
+                linger(scenario.metrics().lingerNanos(), control);
+            }
+            return status;
+        }
+    }
+
+    /** The overrides with {@code --metrics} as the last, {@code metrics.listen} (checked first: errors name it). */
+    private List<String> withMetricsOption(List<String> sets) {
+        if (metrics == null) {
+            return sets;
+        }
+        try {
+            Scenario.Metrics.listen(metrics);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--metrics " + e.getMessage());
+        }
+        List<String> all = new ArrayList<>(sets);
+        all.add("metrics.listen='" + metrics.replace("'", "''") + "'");
+        return all;
+    }
+
+    private MetricsEndpoint startMetrics(Scenario scenario, TesterSpec tester, Sharding sharding, Path dir,
+                                         RunControl control) {
+        Scenario.Metrics listen = scenario.metrics();
+        if (listen == null) {
+            return null;
+        }
+        // the shards of one load share their --start-at: their run id is it, their folders differ
+        String runId = sharding.startAtEpochMs() != null
+                ? Instant.ofEpochMilli(sharding.startAtEpochMs()).toString() : dir.getFileName().toString();
+        RunLabels labels = new RunLabels(scenario.name(), tester.model().wireName(),
+                sharding.index() + "/" + sharding.count(), runId);
+        try {
+            MetricsEndpoint endpoint = MetricsEndpoint.start(new InetSocketAddress(listen.host(), listen.port()), labels,
+                    control.live(), Clock.system());
+            spec.commandLine().getOut().printf("metrics: %s%n", endpoint.uri());
+            return endpoint;
+        } catch (IOException e) {
+            throw new BadInputException("metrics.listen: cannot listen on " + listen.host() + ":" + listen.port()
+                    + " (" + e.getMessage() + ")");
+        }
+    }
+
+    /** Serves the final figures {@code nanos} more, or until Ctrl-C. */
+    private static void linger(long nanos, RunControl control) throws InterruptedException {
+        Clock clock = Clock.system();
+        long end = clock.nanoTime() + nanos;
+        for (long left = nanos; left > 0 && !control.stopRequested(); left = end - clock.nanoTime()) {
+            TimeUnit.NANOSECONDS.sleep(Math.min(left, LINGER_TICK_NANOS));
         }
     }
 
     private int runAndWrite(Scenario scenario, TesterSpec tester, RunControl control, Path dir,
-                            Sharding sharding) throws Exception {
+                            Sharding sharding, MetricsEndpoint endpoint) throws Exception {
         var stdout = spec.commandLine().getOut();
         stdout.printf("loadsmith run %s: %s tester, %s -> %s%n", scenario.name(), tester.model().wireName(),
                 scenario.target().simulated() ? "simulated target" : scenario.target().url(), dir);
         stdout.flush();
         boolean line = "line".equals(progress) || ("auto".equals(progress) && System.console() != null);
-        ScenarioRun.Outcome run = ScenarioRun.run(scenario, tester, control, dir,
-                "none".equals(progress) ? null : (counts, live) -> new Progress(counts, live, stdout, line), sharding);
+        ScenarioRun.Outcome run = ScenarioRun.run(scenario, tester, control, dir, (counts, live) -> {
+            if (endpoint != null) {
+                endpoint.transport(counts);
+            }
+            return "none".equals(progress) ? null : new Progress(counts, live, stdout, line);
+        }, sharding);
         stdout.println();
         ConsoleTable.print(stdout, run.result(), run.verdicts());
         if (run.aligned()) {

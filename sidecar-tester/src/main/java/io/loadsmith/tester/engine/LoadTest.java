@@ -123,7 +123,12 @@ public final class LoadTest {
             lane.scheduler().precision(spec.precisionNanos());
         }
         Run run = new Run(spec, lanes, source, runDir, listener, control.live(), writer);
-        run.future.whenComplete((result, failure) -> control.markFinished());
+        run.future.whenComplete((result, failure) -> {
+            if (control.live() != null) {
+                control.live().finished();
+            }
+            control.markFinished();
+        });
         control.attach(first, run::userStop);
         for (Run.LaneRun lane : run.lanes) {
             lane.scheduler.at(Math.max(lane.scheduler.nanoTime(), run.beginNanos()), lane::begin);
@@ -180,6 +185,9 @@ public final class LoadTest {
         Run(TesterSpec spec, List<Lane> lanes, RequestSource source, Path runDir, RunListener listener,
             LiveStats live, Executor writer) {
             this.live = live;
+            if (live != null) {
+                live.stepNames(source::stepName);
+            }
             this.writer = writer;
             this.spec = spec;
             this.source = source;
@@ -203,6 +211,9 @@ public final class LoadTest {
                 return;
             }
             stopRequested = true;
+            if (live != null) {
+                live.stopped(lanes.get(0).scheduler.nanoTime());
+            }
             for (LaneRun lane : lanes) {
                 hand(lane.scheduler, lane::userStop);
             }
@@ -230,6 +241,9 @@ public final class LoadTest {
             long ready = lane.scheduler.nanoTime() + spec.startDelayNanos();
             long start = spec.startAtNanos() == TesterSpec.NO_START_AT ? ready : Math.max(ready, spec.startAtNanos());
             listener.countedStart(start);
+            if (live != null) {
+                live.counting(start, spec.durationNanos());
+            }
             for (LaneRun other : lanes) {
                 if (other != lane) {
                     other.scheduler.at(other.scheduler.nanoTime(), () -> other.guard(() -> other.beginCounted(start)));
@@ -376,6 +390,9 @@ public final class LoadTest {
                 guard(() -> {
                     if (spec.warmupRequests() > 0 || spec.warmupNanos() > 0) {
                         long start = scheduler.nanoTime() + spec.startDelayNanos();
+                        if (live != null) {
+                            live.warmingUp(start);
+                        }
                         long duration = spec.warmupNanos() > 0 ? spec.warmupNanos() : Long.MAX_VALUE;
                         long limit = share(spec.warmupRequests() > 0 ? spec.warmupRequests() : Long.MAX_VALUE, index);
                         // the warm-up draws its arrivals from its own stream: the counted schedule stays the same

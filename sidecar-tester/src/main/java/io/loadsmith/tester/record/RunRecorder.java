@@ -177,8 +177,9 @@ public final class RunRecorder implements AutoCloseable, Recording {
             if (expectedIntervalMicros > 0) {
                 estimated.recordValueWithExpectedInterval(serviceMicros, expectedIntervalMicros);
             }
+            long sendLatenessMicros = Histograms.micros(sentNanos - correctedStart);
             if (live != null) {
-                live.record(correctedMicros);
+                live.record(serviceMicros, correctedMicros, sendLatenessMicros);
             }
             if (serviceNanos > objectiveNanos) {
                 serviceAboveObjective++;
@@ -186,13 +187,13 @@ public final class RunRecorder implements AutoCloseable, Recording {
             if (correctedNanos > objectiveNanos) {
                 correctedAboveObjective++;
             }
-            sendLateness.recordValue(Histograms.micros(sentNanos - correctedStart));
+            sendLateness.recordValue(sendLatenessMicros);
             dispatchLateness.recordValue(Histograms.micros(sentNanos - releaseNanos));
         }
         intervals.completed(intendedNanos, step, error, sentNanos >= 0, serviceMicros, correctedMicros);
         log.append(correctedStart, sentNanos, endNanos, connection, step, status, outcome, servedBy);
         if (live != null) {
-            live.ended(outcome);
+            live.countEnded(step, outcome);
         }
     }
 
@@ -211,6 +212,9 @@ public final class RunRecorder implements AutoCloseable, Recording {
         }
         log.append(closedLoop && sentNanos >= 0 ? sentNanos : intendedNanos, sentNanos, endNanos, connection, step,
                 0, Outcome.CANCELLED);
+        if (live != null) {
+            live.countDropped(step);
+        }
     }
 
     /** Writes out every second of the timeline that ended at least a second before nowNanos and is complete. */

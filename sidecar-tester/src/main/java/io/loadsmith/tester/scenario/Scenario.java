@@ -26,10 +26,66 @@ import java.util.Map;
  *                       {@code max_concurrency}
  * @param journeys       what each arrival does; empty means every request is a GET of target.url
  * @param slos           service level objectives checked after the run
+ * @param metrics        where to serve live metrics during the run ({@code metrics:}); null when absent
  */
 public record Scenario(String name, Path file, String sha256, List<String> overrides, Target target,
                        AgentStalls stalls, TesterSpec tester, int connections, List<Journey> journeys,
-                       List<Slo> slos) {
+                       List<Slo> slos, Metrics metrics) {
+
+    /**
+     * The live metrics endpoint of a real run (docs/watching.md): {@code metrics.listen} and
+     * {@code metrics.linger}.
+     *
+     * @param host        the address to listen on (default 127.0.0.1)
+     * @param port        its port, 0 to 65535 (0: any free port)
+     * @param lingerNanos how long the endpoint stays up after the run's files are written (default 5 s)
+     */
+    public record Metrics(String host, int port, long lingerNanos) {
+
+        /** The default {@code metrics.linger}: a scrape every few seconds still sees the final figures. */
+        public static final long DEFAULT_LINGER_NANOS = 5_000_000_000L;
+        public static final String DEFAULT_HOST = "127.0.0.1";
+
+        /**
+         * {@code HOST:PORT} or {@code PORT} (on 127.0.0.1), as {@code --metrics} and {@code metrics.listen}
+         * take it, with the default linger.
+         *
+         * @throws IllegalArgumentException saying what is wrong
+         */
+        public static Metrics listen(String text) {
+            String value = text.strip();
+            int colon = value.lastIndexOf(':');
+            String host = colon < 0 ? DEFAULT_HOST : value.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            if (host.isEmpty()) {
+                throw new IllegalArgumentException("must be HOST:PORT or PORT, e.g. 127.0.0.1:9464 (got \"" + text + "\")");
+            }
+            String portText = value.substring(colon + 1);
+            int port;
+            try {
+                port = Integer.parseInt(portText);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("must be HOST:PORT or PORT, e.g. 127.0.0.1:9464, the port a number from 0 "
+                        + "to 65535 (got \"" + text + "\")");
+            }
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("must have a port from 0 to 65535 (got " + port + ")");
+            }
+            return new Metrics(host, port, DEFAULT_LINGER_NANOS);
+        }
+
+        /** The same endpoint, staying up {@code nanos} after the run. */
+        public Metrics linger(long nanos) {
+            return new Metrics(host, port, nanos);
+        }
+    }
+
+    /** The same scenario with its {@code metrics:} replaced (null: none). */
+    public Scenario withMetrics(Metrics value) {
+        return new Scenario(name, file, sha256, overrides, target, stalls, tester, connections, journeys, slos, value);
+    }
 
     /**
      * Exactly one of {@code url} and {@code simulate} is non-null.

@@ -78,7 +78,9 @@ public final class ScenarioParser {
     /** The coarsest load.precision: a send at most this late. */
     static final long MAX_PRECISION_NANOS = 1_000_000_000L;
 
-    private static final Set<String> ROOT = keys("name", "target", "stalls", "load", "objective", "journeys", "slos");
+    private static final Set<String> ROOT = keys("name", "target", "stalls", "load", "objective", "journeys", "slos",
+            "metrics");
+    private static final Set<String> METRICS = keys("listen", "linger");
     private static final Set<String> TARGET = keys("url", "simulate", "transport", "tls", "http", "loops", "give_up_after");
     private static final Set<String> TLS = keys("insecure", "ca_file");
     private static final Set<String> SIMULATE = keys("servers", "service_time", "stalls");
@@ -175,8 +177,16 @@ public final class ScenarioParser {
                 }
             }
         }
+        Scenario.Metrics metrics = null;
+        if (f.containsKey("metrics")) {
+            if (target.simulated()) {
+                throw f.get("metrics").error("serves a real run's live figures, so it needs target.url; a simulation "
+                        + "runs in virtual time, with nothing live to serve");
+            }
+            metrics = metrics(f.get("metrics"));
+        }
         return new Scenario(name, file, hash, List.copyOf(overrides), target, stalls, tester,
-                connections(load, tester), List.copyOf(journeys), List.copyOf(slos));
+                connections(load, tester), List.copyOf(journeys), List.copyOf(slos), metrics);
     }
 
     // ---- --set key=value
@@ -436,6 +446,19 @@ public final class ScenarioParser {
         } catch (PlanException e) {
             throw field.error(e.getMessage());
         }
+    }
+
+    /** {@code metrics:}: {@code listen} (HOST:PORT or PORT) and {@code linger} (a duration, default 5 s). */
+    private Scenario.Metrics metrics(Field field) {
+        Map<String, Field> f = field.mapping(METRICS);
+        Field listen = required(f, "listen", field);
+        Scenario.Metrics metrics;
+        try {
+            metrics = Scenario.Metrics.listen(listen.string());
+        } catch (IllegalArgumentException e) {
+            throw listen.error(e.getMessage());
+        }
+        return f.containsKey("linger") ? metrics.linger(f.get("linger").duration(0, false)) : metrics;
     }
 
     private AgentStalls agent(Field field, long horizonNanos) {

@@ -23,6 +23,7 @@ import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.engine.VirtualScheduler;
+import io.loadsmith.tester.record.LiveStats;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.record.RequestRecord;
 import io.loadsmith.tester.result.ResultsFile;
@@ -68,7 +69,7 @@ final class ReplicatedRun {
             servedBy[r] = ids.get(r) == null ? ServedBy.NONE : ServedBy.number(ids.get(r));
         }
         Arming arming = new Arming(replicas, stalls, tester.durationNanos(), clock::nanoTime,
-                !(clock instanceof VirtualScheduler));
+                !(clock instanceof VirtualScheduler), offsets, control.live());
         RunResult result;
         try {
             result = LoadTest.run(tester.stall(true), lanes, source, runDir,
@@ -273,12 +274,17 @@ final class ReplicatedRun {
         private final LongSupplier clock;
         private final boolean polling;
         private final List<StallFeed> feeds = new ArrayList<>();
+        private final List<ClockOffset> offsets;
+        private final LiveStats live;
         List<AdminClient.Armed> armed;
         AdminException failure;
         long countStartNanos;
 
-        Arming(Replicas replicas, AgentStalls stalls, long horizonNanos, LongSupplier clock, boolean polling) {
+        Arming(Replicas replicas, AgentStalls stalls, long horizonNanos, LongSupplier clock, boolean polling,
+               List<ClockOffset> offsets, LiveStats live) {
             this.replicas = replicas;
+            this.offsets = offsets;
+            this.live = live;
             this.stalls = stalls;
             this.horizonNanos = horizonNanos;
             this.clock = clock;
@@ -297,7 +303,8 @@ final class ReplicatedRun {
             for (int r = 0; r < armed.size(); r++) {
                 AdminClient agent = replicas.agents().get(r);
                 String runId = armed.get(r).runId();
-                feeds.add(StallFeed.of(agent, runId, clock, polling));
+                feeds.add(StallFeed.of(agent, runId, clock, polling).showLive(live, Integer.toString(r), armed.get(r),
+                        offsets.get(r).forAlignment()));
             }
         }
 

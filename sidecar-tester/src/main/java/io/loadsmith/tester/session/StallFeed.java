@@ -3,8 +3,11 @@ package io.loadsmith.tester.session;
 import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
+import io.loadsmith.tester.agentclient.ClockOffset;
 import io.loadsmith.tester.agentclient.ServerStall;
 import io.loadsmith.tester.align.MissingStalls;
+import io.loadsmith.tester.align.StallWindow;
+import io.loadsmith.tester.record.LiveStats;
 import io.loadsmith.tester.result.RunResult;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -24,6 +27,7 @@ import java.util.function.LongSupplier;
  * still answered. A fetch that gets no answer (connection refused, timeout) is retried on the next tick;
  * the agent is lost when the last one, {@link #finish()}'s, gets none. Each call is bounded by the admin
  * client's timeouts (3 s to connect, 10 s a call). Times are on {@code clock} (the run's), in nanoseconds.
+ * A feed may also show the windows live ({@link #showLive}): the plan when armed, each window once fetched.
  */
 final class StallFeed implements AutoCloseable {
 
@@ -40,6 +44,9 @@ final class StallFeed implements AutoCloseable {
     private long lastAnsweredNanos = Long.MIN_VALUE;
     private long unansweredSinceNanos = -1;
     private AdminException failure;
+    private LiveStats live;
+    private String liveAgent;
+    private ClockOffset liveOffset;
 
     private StallFeed(AdminClient admin, String runId, LongSupplier clock, ScheduledExecutorService thread) {
         this.admin = admin;
@@ -76,6 +83,7 @@ final class StallFeed implements AutoCloseable {
             for (int page = 0; page < MAX_PAGES; page++) {
                 AdminClient.StallPage answer = admin.stalls(runId, nextIndex);
                 fetched.addAll(answer.stalls());
+                showFetched(answer.stalls());
                 boolean more = answer.more() && answer.nextIndex() > nextIndex;
                 nextIndex = Math.max(nextIndex, answer.nextIndex());
                 if (!more) {
@@ -90,6 +98,39 @@ final class StallFeed implements AutoCloseable {
                 unansweredSinceNanos = sentNanos;
             }
             failure = e;
+        }
+    }
+
+    /**
+     * From now on, shows the run's windows in {@code stats} as {@code agent}'s: at once the windows of the plan
+     * as {@code armed} says (planned start and duration), then each window as it really was once it is fetched.
+     * {@code offset} takes the agent's clock to the tester's. Call it before the feed's first fetch (right
+     * after {@link #of}); returns this feed.
+     */
+    StallFeed showLive(LiveStats stats, String agent, AdminClient.Armed armed, ClockOffset offset) {
+        if (stats == null) {
+            return this;
+        }
+        synchronized (this) {
+            live = stats;
+            liveAgent = agent;
+            liveOffset = offset;
+            for (PlannedStall planned : armed.stalls()) {
+                long start = offset.toTesterNanos(armed.armedAtNanos() + planned.offsetNanos());
+                stats.stallPlanned(agent, planned.index(), start, start + planned.durationNanos());
+            }
+            showFetched(fetched);
+        }
+        return this;
+    }
+
+    private void showFetched(List<ServerStall> stalls) {
+        if (live == null) {
+            return;
+        }
+        for (ServerStall stall : stalls) {
+            StallWindow window = stall.onTesterClock(liveOffset);
+            live.stallReported(liveAgent, window.index(), window.startNanos(), window.endNanos());
         }
     }
 

@@ -26,6 +26,7 @@ import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.engine.VirtualScheduler;
+import io.loadsmith.tester.record.LiveStats;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.AtomicFiles;
 import io.loadsmith.tester.result.ResultsFile;
@@ -240,7 +241,7 @@ public final class StalledRun {
                 ClockProbe.DEFAULT_PROBES);
         Scheduler clock = lanes.get(0).scheduler();
         Arming arming = new Arming(stalls, tester.durationNanos(), clock::nanoTime,
-                !(clock instanceof VirtualScheduler), shared);
+                !(clock instanceof VirtualScheduler), shared, offset.forAlignment(), control.live());
         RunResult result;
         try {
             result = LoadTest.run(tester.stall(true), lanes, source, runDir,
@@ -362,13 +363,18 @@ public final class StalledRun {
         private final LongSupplier clock;
         private final boolean polling;
         private final SharedStalls shared;
+        private final ClockOffset offset;
+        private final LiveStats live;
         AdminClient.Armed armed;
         AdminException failure;
         long countStartNanos;
         StallFeed feed;
 
-        Arming(AgentStalls stalls, long horizonNanos, LongSupplier clock, boolean polling, SharedStalls shared) {
+        Arming(AgentStalls stalls, long horizonNanos, LongSupplier clock, boolean polling, SharedStalls shared,
+               ClockOffset offset, LiveStats live) {
             this.stalls = stalls;
+            this.offset = offset;
+            this.live = live;
             this.horizonNanos = horizonNanos;
             this.clock = clock;
             this.polling = polling;
@@ -384,7 +390,7 @@ public final class StalledRun {
             try {
                 armed = stalls.admin().arm(stalls.spec(horizonNanos), stalls.kind(),
                         shared == null ? null : shared.runId());
-                feed = StallFeed.of(stalls.admin(), armed.runId(), clock, polling);
+                feed = StallFeed.of(stalls.admin(), armed.runId(), clock, polling).showLive(live, "0", armed, offset);
             } catch (AdminException e) {
                 failure = e;
             }

@@ -133,6 +133,30 @@ class CliRunTest {
     }
 
     @Test
+    void a_bad_metrics_address_or_metrics_for_a_simulation_exits_2() throws Exception {
+        Path file = scenario(SIMULATED);
+        assertThat(run("run", file.toString(), "--metrics", "127.0.0.1:x")).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run("run", file.toString(), "--metrics", "9464")).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(err.toString().trim().lines()).containsExactly(
+                "loadsmith: --metrics must be HOST:PORT or PORT, e.g. 127.0.0.1:9464, the port a number from 0 to 65535 "
+                        + "(got \"127.0.0.1:x\")",
+                "loadsmith: --set metrics.listen='9464': metrics serves a real run's live figures, so it needs target.url; "
+                        + "a simulation runs in virtual time, with nothing live to serve");
+        assertThat(dir.resolve("results")).doesNotExist();
+    }
+
+    @Test
+    void a_port_taken_by_another_process_exits_2_before_sending() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Path file = scenario("target: {url: 'http://127.0.0.1:" + taken.getLocalPort() + "/'}\nload: {rate: 10, duration: 1s}\n");
+            assertThat(run("run", file.toString(), "--out", dir.resolve("out").toString(),
+                    "--metrics", "127.0.0.1:" + taken.getLocalPort())).isEqualTo(ExitCodes.BAD_INPUT);
+        }
+        assertThat(err.toString()).startsWith("loadsmith: metrics.listen: cannot listen on 127.0.0.1:");
+        assertThat(dir.resolve("out").resolve("results.json")).doesNotExist();
+    }
+
+    @Test
     void an_unreachable_target_exits_3_before_sending() throws Exception {
         int port;
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {

@@ -359,6 +359,33 @@ class ScenarioParserTest {
     }
 
     @Test
+    void metrics_listen_takes_host_and_port_or_a_port_on_loopback_and_lingers_five_seconds_unless_told() {
+        String yaml = "target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\n";
+        assertThat(parse(yaml).metrics()).isNull();
+        assertThat(parse(yaml, "metrics.listen=0.0.0.0:9464").metrics())
+                .isEqualTo(new Scenario.Metrics("0.0.0.0", 9464, 5_000_000_000L));
+        assertThat(parse(yaml, "metrics={listen: 9464, linger: 250ms}").metrics())
+                .isEqualTo(new Scenario.Metrics("127.0.0.1", 9464, 250_000_000L));
+        assertThat(parse(yaml, "metrics.listen='[::1]:0'").metrics()).isEqualTo(new Scenario.Metrics("::1", 0, 5_000_000_000L));
+    }
+
+    @Test
+    void a_bad_metrics_block_names_file_line_and_field() {
+        String yaml = "target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\nmetrics:\n  listen: %s\n";
+        assertThatThrownBy(() -> parse(yaml.formatted("'127.0.0.1:http'"))).isInstanceOf(ScenarioException.class)
+                .hasMessage("score.yaml:4: metrics.listen must be HOST:PORT or PORT, e.g. 127.0.0.1:9464, the port a "
+                        + "number from 0 to 65535 (got \"127.0.0.1:http\")");
+        assertThatThrownBy(() -> parse(yaml.formatted("'127.0.0.1:70000'"))).isInstanceOf(ScenarioException.class)
+                .hasMessage("score.yaml:4: metrics.listen must have a port from 0 to 65535 (got 70000)");
+        assertThatThrownBy(() -> parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\nmetrics: {linger: 1s}\n"))
+                .isInstanceOf(ScenarioException.class).hasMessageStartingWith("score.yaml:3: metrics");
+        String simulated = "load: {rate: 1, duration: 1s}\ntarget: {simulate: {service_time: 1ms}}\nmetrics: {listen: 9464}\n";
+        assertThatThrownBy(() -> parse(simulated)).isInstanceOf(ScenarioException.class)
+                .hasMessage("score.yaml:3: metrics serves a real run's live figures, so it needs target.url; a simulation "
+                        + "runs in virtual time, with nothing live to serve");
+    }
+
+    @Test
     void a_bad_give_up_after_names_file_line_and_field() {
         String zero = "load: {rate: 1, duration: 1s}\ntarget:\n  url: 'http://h'\n  give_up_after: 0s\n";
         assertThatThrownBy(() -> parse(zero))

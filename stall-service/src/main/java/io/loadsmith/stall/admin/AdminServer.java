@@ -502,8 +502,17 @@ public final class AdminServer implements AutoCloseable {
                     Long.toString(totals.droppedRecords()));
             metric(text, "loadsmith_armed", "gauge", "1 while a stall plan is armed, else 0.",
                     controller.armed() ? "1" : "0");
-            if (config.pauses() != null) {
-                pauseMetrics(text, config.pauses().totals());
+            metric(text, "loadsmith_stall_active", "gauge",
+                    "1 while a stall window is open (requests arriving are held), else 0.",
+                    controller.stalling() ? "1" : "0");
+            PauseObserver observer = config.pauses();
+            metric(text, "loadsmith_pause_observer", "gauge", "1 while a pause observer runs, else 0.",
+                    observer == null ? "0" : "1");
+            if (observer != null) {
+                metric(text, "loadsmith_pause_observer_jfr", "gauge",
+                        "1 while the pause observer reads safepoints through JFR, else 0 (the sleeper alone).",
+                        "on".equals(observer.jfrStatus()) ? "1" : "0");
+                pauseMetrics(text, observer.totals());
             }
             send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", text.toString().getBytes(StandardCharsets.UTF_8));
         }

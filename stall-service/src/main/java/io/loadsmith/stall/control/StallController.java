@@ -188,6 +188,13 @@ public final class StallController implements AutoCloseable {
         return new StallPage(page, nextIndex, more, droppedNow);
     }
 
+    /** True while a stall window is open and has not reached its end: requests arriving now are held. */
+    public boolean stalling() {
+        synchronized (lock) {
+            return openEntry != null && clock.nanoTime() - openEntry.window.endNanos() < 0;
+        }
+    }
+
     /** Totals over every window that has ended since this controller was made. */
     public StallTotals totals() {
         synchronized (records) {

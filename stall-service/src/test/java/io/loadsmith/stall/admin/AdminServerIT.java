@@ -226,12 +226,27 @@ class AdminServerIT {
                 "# TYPE loadsmith_stalls_total counter\nloadsmith_stalls_total 1\n",
                 "# TYPE loadsmith_held_requests_total counter\nloadsmith_held_requests_total 1\n",
                 "# TYPE loadsmith_stall_records_dropped_total counter\nloadsmith_stall_records_dropped_total 0\n",
-                "# TYPE loadsmith_armed gauge\nloadsmith_armed 0\n");
+                "# TYPE loadsmith_armed gauge\nloadsmith_armed 0\n",
+                "# TYPE loadsmith_stall_active gauge\nloadsmith_stall_active 0\n",
+                "# TYPE loadsmith_pause_observer gauge\nloadsmith_pause_observer 0\n");
         double stalledSeconds = Double.parseDouble(answer.body().lines()
                 .filter(line -> line.startsWith("loadsmith_stalled_seconds_total ")).findFirst().orElseThrow().split(" ")[1]);
         // the window's real length: at least the planned 200 ms; the upper bound only catches a window that
         // outlived its end by far (0.25 s failed once at a load average of 25-40)
         assertThat(stalledSeconds).isBetween(0.200, 1.0);
+    }
+
+    @Test
+    void metrics_say_a_stall_window_is_open_while_it_is() throws Exception {
+        AdminClient admin = start();
+        controller.arm(StallPlan.explicit(List.of(new PlannedStall(0, 10 * MS, 60_000 * MS)), StallKind.BLOCK));
+        poll().until(gate::openWindow, Objects::nonNull);
+        String inside = admin.get("/metrics").body();
+        controller.disarm();
+        String after = admin.get("/metrics").body();
+
+        assertThat(inside).contains("\nloadsmith_stall_active 1\n", "\nloadsmith_armed 1\n", "\nloadsmith_stalls_total 0\n");
+        assertThat(after).contains("\nloadsmith_stall_active 0\n", "\nloadsmith_armed 0\n", "\nloadsmith_stalls_total 1\n");
     }
 
     @Test
@@ -259,7 +274,8 @@ class AdminServerIT {
             assertThat(health.get("safepoints").asLong()).isGreaterThanOrEqualTo(1);
             assertThat(health.get("dropped").asLong()).isZero();
             assertThat(metrics).contains("# TYPE loadsmith_pauses_total counter\nloadsmith_pauses_total{source=\"safepoint\"} ",
-                    "\nloadsmith_pauses_total{source=\"sleeper\"} ", "\nloadsmith_pause_records_dropped_total 0\n");
+                    "\nloadsmith_pauses_total{source=\"sleeper\"} ", "\nloadsmith_pause_records_dropped_total 0\n",
+                    "\nloadsmith_pause_observer 1\n", "\nloadsmith_pause_observer_jfr 1\n");
         }
     }
 

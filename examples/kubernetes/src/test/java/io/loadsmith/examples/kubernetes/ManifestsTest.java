@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.loadsmith.agent.AgentOptions;
 import io.loadsmith.examples.kubernetes.Manifests.Pod;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -66,6 +68,7 @@ class ManifestsTest {
     void every_manifest_is_a_known_kind_with_only_fields_the_kubernetes_model_knows() {
         assertThat(manifests.all()).extracting(Manifests.Manifest::label).containsExactlyInAnyOrder(
                 "merge-job.yaml: Job loadsmith-merge",
+                "prometheus-scrape.yaml: ConfigMap loadsmith-prometheus",
                 "results-pvc.yaml: PersistentVolumeClaim loadsmith-results",
                 "run-config.yaml: ConfigMap loadsmith-run",
                 "scenario.yaml: ConfigMap loadsmith-scenario",
@@ -209,6 +212,30 @@ class ManifestsTest {
         assertThat(target.getPort()).isEqualTo(port(sidecar, "http"));
         assertThat(admin.getHost()).isEqualTo(agentOptions(sidecar).adminHost());
         assertThat(admin.getPort()).isEqualTo(agentOptions(sidecar).adminPort());
+    }
+
+    @Test
+    void prometheus_finds_each_shards_metrics_and_the_agents_on_the_ports_they_serve_with_the_agents_token() {
+        Job shards = manifests.named(Job.class, "loadsmith-shards");
+        Container tester = shards.getSpec().getTemplate().getSpec().getContainers().get(0);
+        Map<String, String> testerAnnotations = shards.getSpec().getTemplate().getMetadata().getAnnotations();
+        Deployment scoring = manifests.named(Deployment.class, "scoring");
+        Container service = scoring.getSpec().getTemplate().getSpec().getContainers().get(0);
+        String config = manifests.named(ConfigMap.class, "loadsmith-prometheus").getData().get("prometheus.yml");
+
+        String metricsPort = valueAfter(tester.getArgs(), "--metrics").replaceFirst(".*:", "");
+        assertThat(valueAfter(tester.getArgs(), "--metrics")).startsWith("0.0.0.0:");
+        assertThat(testerAnnotations).containsEntry("prometheus.io/scrape", "true")
+                .containsEntry("prometheus.io/port", metricsPort).containsEntry("prometheus.io/path", "/metrics");
+        assertThat(tester.getPorts()).anySatisfy(port -> assertThat(port.getContainerPort()).isEqualTo(Integer.parseInt(metricsPort)));
+        String adminPort = scoring.getSpec().getTemplate().getMetadata().getAnnotations().get("loadsmith.io/agent-metrics-port");
+        assertThat(service.getPorts()).anySatisfy(port -> {
+            assertThat(port.getName()).isEqualTo("admin");
+            assertThat(port.getContainerPort()).isEqualTo(Integer.parseInt(adminPort));
+        });
+        assertThat(config).contains("__meta_kubernetes_pod_annotation_prometheus_io_scrape",
+                "__meta_kubernetes_pod_annotation_loadsmith_io_agent_metrics_port",
+                "credentials_file: " + mountOf(service, "token").getMountPath() + "/token");
     }
 
     @Test

@@ -1,0 +1,239 @@
+package io.loadsmith.tester.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.loadsmith.tester.experiment.ServiceProcess;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The live metrics with the real thing: Debian's {@code prometheus} (installed by .ci/install-tools) scrapes
+ * the tester's {@code --metrics} endpoint and the agent's {@code /metrics} every second while {@code loadsmith
+ * run} sends an open loop with stalls to the reference service (the real agent in a child JVM); then its HTTP
+ * API must agree with the run's files: the tester's requests are results.json's {@code sent}, the stalls the
+ * agent counted are the run's stall rows; {@code promtool check metrics} passes on both endpoints, and every
+ * query of the Grafana dashboard names a metric Prometheus scraped.
+ */
+class LiveMetricsIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    private static final Pattern METRIC_NAME = Pattern.compile("\\bloadsmith_[a-z0-9_]+");
+
+    @Test
+    void prometheus_scrapes_the_tester_and_the_agent_and_agrees_with_the_run_files(@TempDir Path dir) throws Exception {
+        Path root = ServiceProcess.findRoot(Path.of(""));
+        ServiceProcess.Jars jars = ServiceProcess.Jars.under(root);
+        assertThat(jars.missing()).as("jars the test needs").isNull();
+        int metricsPort = freePort();
+        Path out = dir.resolve("out");
+        StringWriter console = new StringWriter();
+        StringWriter errors = new StringWriter();
+        try (ServiceProcess service = ServiceProcess.start(jars, 4, List.of(), dir.resolve("service.log"), 180);
+             Prometheus prometheus = Prometheus.start(dir, List.of("127.0.0.1:" + metricsPort,
+                     service.admin().base().getAuthority()))) {
+            CommandLine cmd = Main.commandLine();
+            cmd.setOut(new PrintWriter(console, true));
+            cmd.setErr(new PrintWriter(errors, true));
+            CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> cmd.execute("run",
+                    root.resolve("examples/scenarios/score-with-stalls.yaml").toString(),
+                    "--out", out.toString(), "--progress", "none", "--metrics", "127.0.0.1:" + metricsPort,
+                    "--set", "metrics.linger=2s",
+                    "--set", "target.url=" + service.url(), "--set", "stalls.admin=" + service.admin().base(),
+                    "--set", "stalls.mean_interval=1s", "--set", "stalls.min_gap=300ms",
+                    "--set", "load.rate=100", "--set", "load.duration=4s",
+                    "--set", "load.warmup=100", "--set", "load.grace=1s"));
+
+            // while the run lingers: its final figures, checked by Prometheus's own linter
+            Path results = out.resolve("results.json");
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> Files.exists(results) || run.isDone());
+            assertThat(run.isDone() ? run.join() : ExitCodes.OK).as("a run that ended before lingering; errors: %s", errors)
+                    .isEqualTo(ExitCodes.OK);
+            String tester = get(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"));
+            String agent = get(service.admin().base().resolve("/metrics"));
+            assertThat(run.get(60, TimeUnit.SECONDS)).as("exit; errors: %s", errors).isEqualTo(ExitCodes.OK);
+            assertThat(promtool(dir, tester)).isEmpty();
+            assertThat(promtool(dir, agent)).isEmpty();
+            assertThat(tester).contains("loadsmith_tester_phase{phase=\"done\"");
+            assertThat(console.toString()).contains("metrics: http://127.0.0.1:" + metricsPort + "/metrics");
+
+            JsonNode runResult = JSON.readTree(results.toFile()).at("/runs/0");
+            long sent = runResult.at("/counts/sent").asLong();
+            int stallRows = runResult.get("stalls").size();
+            assertThat(sent).isPositive();
+            assertThat(stallRows).isPositive();
+            // the last scrapes (during the linger, every second) saw the final counts
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+                assertThat(prometheus.value("sum(last_over_time(loadsmith_tester_requests_total[5m]))"))
+                        .isEqualTo(sent);
+                assertThat(prometheus.value("last_over_time(loadsmith_stalls_total[5m])")).isEqualTo(stallRows);
+                assertThat(prometheus.value("last_over_time(loadsmith_tester_stalls_total[5m])")).isEqualTo(stallRows);
+            });
+            assertThat(prometheus.value("max_over_time(loadsmith_tester_phase{phase=\"counted\"}[5m])")).isEqualTo(1);
+            assertThat(prometheus.value("sum(last_over_time(loadsmith_tester_corrected_latency_seconds_count[5m]))"))
+                    .isEqualTo(runResult.at("/latency_ms/corrected/count").asLong());
+
+            assertThat(run(null, "promtool", "check", "config", root.resolve("examples/grafana/prometheus.yml").toString()))
+                    .startsWith("exit 0:").contains("SUCCESS");
+            Set<String> scraped = prometheus.metricNames();
+            List<String> queries = dashboardQueries(root.resolve("examples/grafana/loadsmith.json"));
+            assertThat(queries).isNotEmpty();
+            for (String query : queries) {
+                List<String> names = new ArrayList<>();
+                Matcher m = METRIC_NAME.matcher(query);
+                while (m.find()) {
+                    names.add(m.group());
+                }
+                assertThat(names).as("metrics named by %s", query).isNotEmpty();
+                assertThat(scraped).as("metrics Prometheus scraped, for %s", query).containsAll(names);
+            }
+        }
+    }
+
+    /** Every PromQL query of the dashboard: each {@code expr} (panels, annotations) and each query variable's. */
+    static List<String> dashboardQueries(Path file) throws IOException {
+        JsonNode dashboard = JSON.readTree(file.toFile());
+        assertThat(dashboard.get("panels")).as("panels of %s", file).isNotEmpty();
+        List<String> queries = new ArrayList<>();
+        collectExpr(dashboard, queries);
+        for (JsonNode variable : dashboard.at("/templating/list")) {
+            if (variable.path("type").asText().equals("query")) {
+                queries.add(variable.at("/query/query").asText());
+            }
+        }
+        return queries;
+    }
+
+    private static void collectExpr(JsonNode node, List<String> queries) {
+        if (node.isObject()) {
+            node.fields().forEachRemaining(field -> {
+                if (field.getKey().equals("expr")) {
+                    queries.add(field.getValue().asText());
+                } else {
+                    collectExpr(field.getValue(), queries);
+                }
+            });
+        } else if (node.isArray()) {
+            node.forEach(item -> collectExpr(item, queries));
+        }
+    }
+
+    /** What {@code promtool check metrics} says of {@code text} (empty: clean), its exit status included. */
+    private static String promtool(Path dir, String text) throws Exception {
+        Path input = Files.createTempFile(dir, "metrics", ".txt");
+        Files.writeString(input, text);
+        String said = run(input, "promtool", "check", "metrics");
+        return said.equals("exit 0: ") ? "" : said;
+    }
+
+    /** {@code exit STATUS: OUTPUT} of a command, its standard input read from {@code input} (null: none). */
+    private static String run(Path input, String... command) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        if (input != null) {
+            builder.redirectInput(input.toFile());
+        }
+        Process process = builder.start();
+        String said = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return "exit " + process.waitFor() + ": " + said.strip();
+    }
+
+    private static String get(URI uri) throws Exception {
+        HttpResponse<String> answer = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as("GET %s", uri).isEqualTo(200);
+        return answer.body();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Debian's prometheus with a temporary config and storage, scraping {@code targets} every second. */
+    private record Prometheus(Process process, URI api) implements AutoCloseable {
+
+        static Prometheus start(Path dir, List<String> targets) throws Exception {
+            int port = freePort();
+            Path config = dir.resolve("prometheus.yml");
+            StringBuilder jobs = new StringBuilder("global: {scrape_interval: 1s, scrape_timeout: 1s}\nscrape_configs:\n");
+            jobs.append("  - job_name: loadsmith-tester\n    static_configs: [{targets: ['").append(targets.get(0))
+                    .append("']}]\n");
+            jobs.append("  - job_name: loadsmith-agent\n    static_configs: [{targets: ['").append(targets.get(1))
+                    .append("']}]\n");
+            Files.writeString(config, jobs);
+            Process process = new ProcessBuilder("prometheus", "--config.file=" + config,
+                    "--storage.tsdb.path=" + dir.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + port)
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+            Prometheus prometheus = new Prometheus(process, URI.create("http://127.0.0.1:" + port));
+            try {
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                        .until(() -> {
+                            assertThat(process.isAlive()).as("prometheus runs (see %s)", dir.resolve("prometheus.log"))
+                                    .isTrue();
+                            return HTTP.send(HttpRequest.newBuilder(prometheus.api.resolve("/-/ready")).build(),
+                                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                        });
+            } catch (RuntimeException | Error e) {
+                prometheus.close();
+                throw e;
+            }
+            return prometheus;
+        }
+
+        /** The one value of an instant query, rounded to a whole number; -1 when it has no result. */
+        long value(String query) throws Exception {
+            JsonNode result = query(query);
+            return result.isEmpty() ? -1 : Math.round(Double.parseDouble(result.get(0).at("/value/1").asText()));
+        }
+
+        JsonNode query(String query) throws Exception {
+            JsonNode answer = JSON.readTree(get(api.resolve("/api/v1/query?query="
+                    + URLEncoder.encode(query, StandardCharsets.UTF_8))));
+            assertThat(answer.get("status").asText()).as("%s: %s", query, answer).isEqualTo("success");
+            return answer.at("/data/result");
+        }
+
+        /** The names of every series it holds. */
+        Set<String> metricNames() throws Exception {
+            Set<String> names = new TreeSet<>();
+            JSON.readTree(get(api.resolve("/api/v1/label/__name__/values"))).get("data")
+                    .forEach(name -> names.add(name.asText()));
+            return names;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+}
