@@ -145,8 +145,8 @@ start_jetty() {
   local port; port=$(free_port)
   printf -- '-cp %s\n' "sidecar-tester/target/test-classes:sidecar-tester/target/classes:$(cat "$TEST_CP_FILE")" >"$OUT/hello-cp.args"
   # started here, not through logged: $! must be the server itself, which cleanup stops
-  logcmd java -Xmx256m @"$OUT/hello-cp.args" io.loadsmith.tester.transport.http.HelloServer "$port"
-  java -Xmx256m @"$OUT/hello-cp.args" io.loadsmith.tester.transport.http.HelloServer "$port" >"$OUT/hello-server.log" 2>&1 &
+  logcmd java -Xmx1g @"$OUT/hello-cp.args" io.loadsmith.tester.transport.http.HelloServer "$port"
+  java -Xmx1g @"$OUT/hello-cp.args" io.loadsmith.tester.transport.http.HelloServer "$port" >"$OUT/hello-server.log" 2>&1 &
   PIDS+=($!)
   wait_port "$port" || { echo "open-vs-peers.sh: HelloServer did not start (see $OUT/hello-server.log)" >&2; exit 2; }
   URL="http://127.0.0.1:$port/"; SERVER_LOG=$OUT/hello-server.log
@@ -450,12 +450,28 @@ run_loadsmith() { # run_loadsmith RATE DIR [PRECISION]
   fi
 }
 
+# ensure_server: a tool may have brought the server down (Gatling's connections at 10,000/s filled
+# HelloServer's heap once): then it is started again, and said so, before the next tool runs
+ensure_server() {
+  command -v curl >/dev/null || return # without curl, check_200 at the start is the only check
+  [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$URL") == 200 ]] && return
+  echo "# the $SERVER server no longer answers 200 (see $SERVER_LOG): starting it again" >&2
+  echo "$SERVER server restarted before $SERVER-r$ROUND (it did not answer after the previous run)" >>"$OUT/restarts.txt"
+  cp "$SERVER_LOG" "$SERVER_LOG.before-restart-$(date +%s)" 2>/dev/null
+  case "$SERVER" in
+    jetty) start_jetty ;;
+    nginx) start_nginx ;;
+  esac
+  check_200
+}
+
 # measure TOOL RATE: runs TOOL at RATE once per server and round (a ladder rung also in RATES reuses it)
 measure() {
   local tool=$1 rate=$2 dir=$OUT/$SERVER-r$ROUND-$1-$2
   [[ -f $dir/figures.tsv ]] && return
   mkdir -p "$dir"
   [[ $tool == loadsmith-1ms && -n $LS_1MS_UNSUPPORTED ]] || echo "# $SERVER round $ROUND: $tool at $rate/s for ${S}s" >&2
+  ensure_server
   case "$tool" in
     wrk2) run_wrk2 "$rate" "$dir" ;;
     gatling) run_gatling "$rate" "$dir" ;;
