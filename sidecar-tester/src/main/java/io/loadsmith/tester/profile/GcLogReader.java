@@ -26,6 +26,13 @@ import java.util.regex.Pattern;
  */
 public final class GcLogReader {
 
+    /**
+     * How far the uptime may go back before the file is taken for two JVMs' runs: threads' lines reach the
+     * file a little out of order (by microseconds, seen with Shenandoah on JDK 25), a restarted JVM starts again
+     * near 0.
+     */
+    static final long RESTART_NANOS = 1_000_000_000L;
+
     /** Unread lines kept in the profile, by number and text. */
     static final int UNREAD_KEPT = 5;
 
@@ -102,12 +109,12 @@ public final class GcLogReader {
                 throw new ProfileException(file + ":" + lineNumber + ": no uptime decoration ([1.234s], [1234ms] or "
                         + "[1234567890ns]): log with -Xlog:gc*,safepoint:file=gc.log:uptime,level,tags");
             }
-            if (uptimeNanos < lastUptimeNanos) {
-                throw new ProfileException(String.format(Locale.ROOT, "%s:%d: the uptime went back from %.3f s to %.3f s:"
+            if (uptimeNanos < lastUptimeNanos - RESTART_NANOS) {
+                throw new ProfileException(String.format(Locale.ROOT, "%s:%d: the uptime went back from %.3f s to %.3f s (more than 1 s):"
                         + " the file holds more than one JVM's run; split it where the JVM restarted", file, lineNumber,
                         lastUptimeNanos / 1e9, uptimeNanos / 1e9));
             }
-            lastUptimeNanos = uptimeNanos;
+            lastUptimeNanos = Math.max(lastUptimeNanos, uptimeNanos);
             decorated++;
             message(text.substring(end).trim(), tags.contains("gc") || tags.contains("gc,phases"), uptimeNanos);
         }
@@ -179,6 +186,7 @@ public final class GcLogReader {
                         + "with -Xlog:gc*,safepoint:file=gc.log:uptime,level,tags (JDK 9 and later)");
             }
             List<PauseProfile.Pause> pauses = new ArrayList<>();
+            safepoints.sort(Comparator.comparingLong(Stop::endNanos)); // lines a little out of order
             boolean[] labelled = new boolean[safepoints.size()];
             for (Stop gc : collections) {
                 int inside = enclosing(gc, resolutionNanos);

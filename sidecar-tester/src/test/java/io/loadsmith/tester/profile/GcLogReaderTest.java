@@ -84,8 +84,18 @@ class GcLogReaderTest {
     void two_runs_in_one_file_are_refused_at_the_line_where_the_uptime_goes_back() {
         assertThatThrownBy(() -> read("[5.000s][info][gc] Using G1", "[0.004s][info][gc] Using G1"))
                 .isInstanceOf(ProfileException.class)
-                .hasMessageEndingWith("gc.log:2: the uptime went back from 5.000 s to 0.004 s: the file holds more than "
+                .hasMessageEndingWith("gc.log:2: the uptime went back from 5.000 s to 0.004 s (more than 1 s): the file holds more than "
                         + "one JVM's run; split it where the JVM restarted");
+    }
+
+    @Test
+    void lines_a_little_out_of_order_are_one_run() throws IOException {
+        PauseProfile profile = read("[1000000000ns][info][gc] Using G1",
+                "[2000000500ns][info][gc,heap] GC(0) Eden regions: 1->0(2)",
+                "[2000000000ns][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 24M->3M(256M) 1.000ms");
+
+        assertThat(profile.pauses()).hasSize(1);
+        assertThat(profile.spanMs()).isEqualTo(2000.0005);
     }
 
     @Test
