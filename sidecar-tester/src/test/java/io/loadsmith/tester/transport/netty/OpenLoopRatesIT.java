@@ -30,9 +30,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Open arrivals in every mode a user can choose (constant and Poisson, a ramp, fine and coarse precisions,
  * one loop and two; and the Jetty transport's scheduler at 2,000/s), at rates whose gaps are 100 µs or
- * less, within the loop's wake-up lead: the loop must read answers while it goes on sending (a loop that runs due sends back to back without returning to
- * epoll sends its whole schedule at the end, seconds late). The bounds catch that failure only; the loop's
- * punctuality is measured by the benchmarks (docs/benchmarks.md).
+ * less, within the loop's wake-up lead: the loop must read answers while it goes on sending (a loop that runs
+ * due sends back to back without returning to epoll sends its whole schedule at the end, seconds late). The
+ * bounds catch that failure only (the median late by half the run, answers after the last send); the
+ * loop's punctuality is measured by the benchmarks (docs/benchmarks.md).
  */
 class OpenLoopRatesIT {
 
@@ -98,8 +99,12 @@ class OpenLoopRatesIT {
     private void assertOnTimeAndAnsweredWhileSending(RunResult r) throws Exception {
         CountsAddUp.check(r);
         assertThat(r.counts().completed()).isEqualTo(r.counts().scheduled());
-        // the failure this catches: every send at the end of the run, p99 over a second late
-        assertThat(r.sendLatenessMs().p99()).as("send lateness p99, ms").isLessThan(250.0);
+        // the failure this catches: every send at the end of the run, the median half the run late (0.5 s)
+        // and answers read only after the last send. The median, not the p99: a busy box's hiccup of a few
+        // hundred ms (a CI run saw a p99 of 443 ms beside its own build) moves the tail of a 1 s run, while
+        // a starved loop moves the median
+        assertThat(r.sendLatenessMs().p50()).as("send lateness p50, ms (p99 %.1f, max %.1f)",
+                r.sendLatenessMs().p99(), r.sendLatenessMs().max()).isLessThan(100.0);
 
         List<RequestRecord> log = new ArrayList<>();
         try (RequestLog.Reader reader = RequestLog.read(dir.resolve(RequestLog.FILE_NAME))) {
