@@ -15,6 +15,7 @@ import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.Locale;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * The tester's live figures as Prometheus metric families, built from a run's {@link LiveStats} at each scrape
@@ -32,6 +33,15 @@ final class LiveMetrics implements MultiCollector {
         0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
         1, 2.5, 5, 10, 25, 60, Double.POSITIVE_INFINITY
     };
+
+    /** The finite bounds of {@link #BUCKETS_SECONDS} in µs, the unit of the live histograms. */
+    private static final long[] BOUNDS_MICROS = new long[BUCKETS_SECONDS.length - 1];
+
+    static {
+        for (int i = 0; i < BOUNDS_MICROS.length; i++) {
+            BOUNDS_MICROS[i] = Math.round(BUCKETS_SECONDS[i] * 1e6);
+        }
+    }
 
     private final LiveStats live;
     private final Labels labels;
@@ -107,30 +117,31 @@ final class LiveMetrics implements MultiCollector {
     }
 
     private HistogramSnapshot histogram(String name, String help, LiveStats.Latency latency) {
-        HistogramSnapshot.HistogramDataPointSnapshot point = live.read(latency, micros -> {
-            long[] counts = new long[BUCKETS_SECONDS.length];
-            long below = 0;
-            for (int i = 0; i < BUCKETS_SECONDS.length; i++) {
-                long upTo = i == BUCKETS_SECONDS.length - 1 ? micros.getTotalCount()
-                        : countAtOrBelow(micros, Math.round(BUCKETS_SECONDS[i] * 1e6));
-                counts[i] = upTo - below;
-                below = upTo;
-            }
-            return HistogramSnapshot.HistogramDataPointSnapshot.builder().labels(labels)
-                    .classicHistogramBuckets(ClassicHistogramBuckets.of(BUCKETS_SECONDS, counts))
-                    .sum(micros.getTotalCount() == 0 ? 0 : micros.getMean() * micros.getTotalCount() / 1e6)
-                    .build();
-        });
+        HistogramSnapshot.HistogramDataPointSnapshot point = live.read(latency, micros ->
+                HistogramSnapshot.HistogramDataPointSnapshot.builder().labels(labels)
+                        .classicHistogramBuckets(ClassicHistogramBuckets.of(BUCKETS_SECONDS, bucketCounts(micros)))
+                        .sum(micros.getTotalCount() == 0 ? 0 : micros.getMean() * micros.getTotalCount() / 1e6)
+                        .build());
         return HistogramSnapshot.builder().name(name).help(help).unit(Unit.SECONDS).dataPoint(point).build();
     }
 
-    /** Values recorded at or below {@code micros} (values within the histogram's precision of it count in). */
-    static long countAtOrBelow(Histogram micros, long bound) {
-        if (micros.getTotalCount() == 0) {
-            return 0;
+    /**
+     * The count of each bucket of {@link #BUCKETS_SECONDS} (not cumulative) from a histogram in µs, in one pass
+     * over its recorded values (a scrape reads three of them every second): a value counts in the first bucket
+     * whose bound is at or above the lowest value of its HdrHistogram bucket, so a value within the histogram's
+     * precision of a bound counts in at or below it, as {@link Histogram#getCountBetweenValues} would.
+     */
+    static long[] bucketCounts(Histogram micros) {
+        long[] counts = new long[BUCKETS_SECONDS.length];
+        int bucket = 0;
+        for (HistogramIterationValue value : micros.recordedValues()) {
+            long lowest = micros.lowestEquivalentValue(value.getValueIteratedTo());
+            while (bucket < BOUNDS_MICROS.length && lowest > BOUNDS_MICROS[bucket]) {
+                bucket++;
+            }
+            counts[bucket] += value.getCountAtValueIteratedTo();
         }
-        long top = Math.min(bound, micros.getMaxValue());
-        return micros.getCountBetweenValues(0, top);
+        return counts;
     }
 
     private GaugeSnapshot phase() {

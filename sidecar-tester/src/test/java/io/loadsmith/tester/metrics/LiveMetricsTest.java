@@ -105,6 +105,34 @@ class LiveMetricsTest {
                 .isEqualTo("seconds");
     }
 
+    @Test
+    void the_buckets_of_one_pass_equal_the_counts_between_values_at_every_bound() {
+        org.HdrHistogram.Histogram micros = new org.HdrHistogram.Histogram(1, 3_600_000_000L, 2);
+        java.util.Random random = new java.util.Random(3);
+        for (int i = 0; i < 50_000; i++) { // spread over every decade, and right at, below and above each bound
+            micros.recordValue(1 + (long) Math.exp(random.nextDouble() * 18));
+        }
+        for (double bound : LiveMetrics.BUCKETS_SECONDS) {
+            if (bound != Double.POSITIVE_INFINITY) {
+                long b = Math.round(bound * 1e6);
+                micros.recordValue(b - 1);
+                micros.recordValue(b);
+                micros.recordValue(b + 1);
+                micros.recordValue(micros.highestEquivalentValue(b) + 1);
+            }
+        }
+        long[] counts = LiveMetrics.bucketCounts(micros);
+        long below = 0;
+        for (int i = 0; i < counts.length; i++) {
+            double bound = LiveMetrics.BUCKETS_SECONDS[i];
+            long upTo = bound == Double.POSITIVE_INFINITY ? micros.getTotalCount()
+                    : micros.getCountBetweenValues(0, Math.min(Math.round(bound * 1e6), micros.getMaxValue()));
+            assertThat(counts[i]).as("bucket le=%s", bound).isEqualTo(upTo - below);
+            below = upTo;
+        }
+        assertThat(java.util.Arrays.stream(counts).sum()).isEqualTo(micros.getTotalCount());
+    }
+
     /** Cumulative counts by upper bound, as Prometheus reads them. */
     private static Map<Double, Long> buckets(MetricSnapshots all, String name) {
         Map<Double, Long> cumulative = new LinkedHashMap<>();
