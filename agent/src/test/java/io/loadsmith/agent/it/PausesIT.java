@@ -3,13 +3,16 @@ package io.loadsmith.agent.it;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The agent observes the real pauses of the service it is attached to from an arm to the end of its run
@@ -24,7 +27,7 @@ class PausesIT {
     private static final Pattern SAFEPOINT = Pattern.compile(
             "\\{\"index\":(\\d+),\"source\":\"safepoint\",\"label\":\"([^\"]*)\",\"start_ns\":(\\d+),\"end_ns\":(\\d+),"
                     + "\"operation\":(?:\"[^\"]*\"|null),\"gc\":(\"[^\"]*\"|null)");
-    private static final long DEADLINE_NANOS = 30_000_000_000L;
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
 
     record Safepoint(long index, String label, long startNanos, long endNanos, String gc) {
     }
@@ -62,30 +65,14 @@ class PausesIT {
     }
 
     /** Polls the app's threads until none of the observer's is left (the prepare thread ends after its JFR start). */
-    private static void awaitNoObserverThread(ChildJvm app) throws Exception {
-        long deadline = System.nanoTime() + DEADLINE_NANOS;
-        String threads;
-        do {
-            threads = jcmd(app.pid(), "Thread.print");
-            if (!threads.contains("\"loadsmith-pause-")) {
-                return;
-            }
-            Thread.sleep(200);
-        } while (System.nanoTime() - deadline < 0);
-        throw new AssertionError("an observer thread still runs 30 s after start, disarmed:\n" + threads);
+    private static void awaitNoObserverThread(ChildJvm app) {
+        await("no observer thread left, disarmed").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
+                .until(() -> jcmd(app.pid(), "Thread.print"), threads -> !threads.contains("\"loadsmith-pause-"));
     }
 
-    private static void awaitHealth(Admin admin, String part) throws Exception {
-        long deadline = System.nanoTime() + DEADLINE_NANOS;
-        String body;
-        do {
-            body = admin.get("/health").body();
-            if (body.contains(part)) {
-                return;
-            }
-            Thread.sleep(100);
-        } while (System.nanoTime() - deadline < 0);
-        throw new AssertionError("/health never said " + part + " within 30 s: " + body);
+    private static void awaitHealth(Admin admin, String part) {
+        await("/health saying " + part).atMost(DEADLINE).pollInterval(Duration.ofMillis(100))
+                .until(() -> admin.get("/health").body(), body -> body.contains(part));
     }
 
     @Test
@@ -113,21 +100,23 @@ class PausesIT {
         return output;
     }
 
-    private static Safepoint awaitSafepoint(Admin admin, long fromNanos, long toNanos) throws Exception {
-        long deadline = System.nanoTime() + DEADLINE_NANOS;
-        String body;
-        do {
-            body = admin.get("/pauses").body();
-            Matcher m = SAFEPOINT.matcher(body);
-            while (m.find()) {
-                Safepoint s = new Safepoint(Long.parseLong(m.group(1)), m.group(2), Long.parseLong(m.group(3)),
-                        Long.parseLong(m.group(4)), m.group(5));
-                if (s.startNanos() >= fromNanos && s.endNanos() <= toNanos && !s.gc().equals("null")) {
-                    return s;
-                }
+    /** Polls {@code GET /pauses} (JFR delivers up to ~2 s late); on a timeout the message shows the last page. */
+    private static Safepoint awaitSafepoint(Admin admin, long fromNanos, long toNanos) {
+        String body = await("a collection inside [" + fromNanos + ", " + toNanos + "]").atMost(DEADLINE)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> admin.get("/pauses").body(), page -> collectionInside(page, fromNanos, toNanos).isPresent());
+        return collectionInside(body, fromNanos, toNanos).orElseThrow();
+    }
+
+    private static Optional<Safepoint> collectionInside(String pauses, long fromNanos, long toNanos) {
+        Matcher m = SAFEPOINT.matcher(pauses);
+        while (m.find()) {
+            Safepoint s = new Safepoint(Long.parseLong(m.group(1)), m.group(2), Long.parseLong(m.group(3)),
+                    Long.parseLong(m.group(4)), m.group(5));
+            if (s.startNanos() >= fromNanos && s.endNanos() <= toNanos && !s.gc().equals("null")) {
+                return Optional.of(s);
             }
-            Thread.sleep(200);
-        } while (System.nanoTime() - deadline < 0);
-        throw new AssertionError("no collection inside [" + fromNanos + ", " + toNanos + "] within 30 s: " + body);
+        }
+        return Optional.empty();
     }
 }

@@ -3,10 +3,7 @@ package io.loadsmith.stall.observe;
 import io.loadsmith.stall.clock.Clock;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -82,40 +79,20 @@ public final class PauseObserver implements AutoCloseable {
     static final int UNDELIVERED_AFTER_SECONDS = 10;
     /** How long the end of an observing period of {@link #whenArmed} waits for JFR to deliver up to it. */
     static final int FINAL_WAIT_MILLIS = 3_000;
-    private static final long UNDELIVERED_AFTER_NANOS = UNDELIVERED_AFTER_SECONDS * 1_000_000_000L;
-    private static final long FINAL_WAIT_NANOS = FINAL_WAIT_MILLIS * 1_000_000L;
-    private static final long RECENT_SAFEPOINTS_NANOS = 60_000_000_000L;
-    private static final int MAX_RECENT_SAFEPOINTS = 4096;
-    private static final int MAX_PENDING_SLEEPER = 4096;
 
-    private static final System.Logger LOG = System.getLogger("io.loadsmith.stall.observe");
-    private static final Set<String> REPORTED = ConcurrentHashMap.newKeySet();
-
-    private final Clock clock;
-    private final long sleeperThresholdNanos;
+    private final ObserverSettings settings;
     private final PauseStore store;
-    private final boolean withSleeper;
-    private final boolean withJfr;
-    private final long sleepNanos;
-    private final long syncIntervalNanos;
-    /** The grace after a run's end ({@link #whenArmed}), or -1: observes until {@link #close}. */
-    private final long runGraceNanos;
     private volatile String jfrStatus;
 
     // guarded by this
-    private Period period;
+    private ObservingPeriod period;
     private boolean closed;
 
     private PauseObserver(Clock clock, long sleeperThresholdNanos, int maxRecords, boolean withSleeper, boolean withJfr,
                           long sleepNanos, long syncIntervalNanos, long runGraceNanos) {
-        this.clock = clock;
-        this.sleeperThresholdNanos = sleeperThresholdNanos;
+        this.settings = new ObserverSettings(clock, sleeperThresholdNanos, withSleeper, withJfr, sleepNanos,
+                syncIntervalNanos, runGraceNanos);
         this.store = new PauseStore(maxRecords, PAGE_SIZE);
-        this.withSleeper = withSleeper;
-        this.withJfr = withJfr;
-        this.sleepNanos = sleepNanos;
-        this.syncIntervalNanos = syncIntervalNanos;
-        this.runGraceNanos = runGraceNanos;
         this.jfrStatus = !withJfr ? "off" : runGraceNanos >= 0 ? IDLE : "on";
     }
 
@@ -199,9 +176,9 @@ public final class PauseObserver implements AutoCloseable {
     /** Starts the period of an observer that observes until {@link #close}, its JFR stream on the caller's thread. */
     private static PauseObserver started(PauseObserver observer) {
         synchronized (observer) {
-            Period first = observer.new Period(0);
+            ObservingPeriod first = observer.newPeriod(0);
             observer.period = first;
-            if (observer.withJfr) {
+            if (observer.settings.withJfr()) {
                 first.startJfr();
             }
             first.thread.start();
@@ -216,25 +193,25 @@ public final class PauseObserver implements AutoCloseable {
      * nothing on any other observer or once closed; never throws (a failure to start is logged once).
      */
     public void runArmed(long armedAtNanos, long runNanos) {
-        if (runGraceNanos < 0) {
+        if (!settings.whenArmed()) {
             return;
         }
-        long untilNanos = armedAtNanos + Math.max(0, runNanos) + runGraceNanos;
+        long untilNanos = armedAtNanos + Math.max(0, runNanos) + settings.runGraceNanos();
         try {
             synchronized (this) {
                 if (closed) {
                     return;
                 }
-                Period current = period;
+                ObservingPeriod current = period;
                 if (current != null && !current.stopped) {
                     if (untilNanos - current.untilNanos > 0) {
                         current.untilNanos = untilNanos;
                     }
                     return;
                 }
-                Period next = new Period(untilNanos);
+                ObservingPeriod next = newPeriod(untilNanos);
                 period = next;
-                if (withJfr) {
+                if (settings.withJfr()) {
                     jfrStatus = STARTING;
                 }
                 try {
@@ -245,7 +222,7 @@ public final class PauseObserver implements AutoCloseable {
                 }
             }
         } catch (Throwable t) {
-            logOnce("period-start", "pause observer: observing could not start; this run's pauses are not observed", t);
+            ObserverLog.once("period-start", "pause observer: observing could not start; this run's pauses are not observed", t);
         }
     }
 
@@ -254,11 +231,11 @@ public final class PauseObserver implements AutoCloseable {
      * stops the grace after it if that is sooner than planned. Does nothing on any other observer.
      */
     public synchronized void runEnded(long endedAtNanos) {
-        Period current = period;
-        if (runGraceNanos < 0 || current == null || current.stopped) {
+        ObservingPeriod current = period;
+        if (!settings.whenArmed() || current == null || current.stopped) {
             return;
         }
-        long untilNanos = endedAtNanos + runGraceNanos;
+        long untilNanos = endedAtNanos + settings.runGraceNanos();
         if (untilNanos - current.untilNanos < 0) {
             current.untilNanos = untilNanos;
         }
@@ -277,7 +254,7 @@ public final class PauseObserver implements AutoCloseable {
      * Does nothing on any other observer; never throws into the host (a failure is logged once).
      */
     public void prepare(Duration delay) {
-        if (runGraceNanos < 0 || !withJfr) {
+        if (!settings.whenArmed() || !settings.withJfr()) {
             return;
         }
         synchronized (this) {
@@ -294,13 +271,11 @@ public final class PauseObserver implements AutoCloseable {
                         return;
                     }
                 }
-                Period none = new Period(0);
-                none.stopped = true; // what this stream sees is not kept: it only starts JFR
-                SafepointStream.start(clock, new Sink(none)).close();
+                newPeriod(0).startAndCloseJfr();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Throwable t) {
-                logOnce("jfr-prepare", "pause observer: JFR could not be started ahead of the first run (" + t + ")", null);
+                ObserverLog.once("jfr-prepare", "pause observer: JFR could not be started ahead of the first run (" + t + ")", null);
             } finally {
                 synchronized (this) {
                     if (PREPARING.equals(jfrStatus)) {
@@ -315,7 +290,7 @@ public final class PauseObserver implements AutoCloseable {
 
     /** True for an observer of {@link #whenArmed}, which observes only around runs. */
     public boolean whenArmedOnly() {
-        return runGraceNanos >= 0;
+        return settings.whenArmed();
     }
 
     /**
@@ -330,7 +305,7 @@ public final class PauseObserver implements AutoCloseable {
 
     /** The sleeper's threshold, in nanoseconds. */
     public long sleeperThresholdNanos() {
-        return sleeperThresholdNanos;
+        return settings.sleeperThresholdNanos();
     }
 
     /** The windows whose index is at least {@code sinceIndex}, by index, at most {@link #PAGE_SIZE}. */
@@ -346,7 +321,7 @@ public final class PauseObserver implements AutoCloseable {
      * a deadline.
      */
     public synchronized boolean finalisedUpTo(long nanos) {
-        Period current = period;
+        ObservingPeriod current = period;
         return current == null || current.finalisedUpTo(nanos);
     }
 
@@ -357,13 +332,13 @@ public final class PauseObserver implements AutoCloseable {
      * its next wake-up (within a millisecond), its loop left as it is.
      */
     public void requestSync() {
-        Period current;
+        ObservingPeriod current;
         synchronized (this) {
             current = period;
         }
         if (current != null) {
             current.syncRequested = true;
-            if (!withSleeper) {
+            if (!settings.withSleeper()) {
                 LockSupport.unpark(current.thread);
             }
         }
@@ -377,7 +352,7 @@ public final class PauseObserver implements AutoCloseable {
     /** Stops both sources, for good. Idempotent. */
     @Override
     public void close() {
-        Period current;
+        ObservingPeriod current;
         synchronized (this) {
             closed = true;
             current = period;
@@ -388,310 +363,27 @@ public final class PauseObserver implements AutoCloseable {
         }
     }
 
-    // ---- one observing period: its thread, its stream, what they have delivered -----------------------
+    // ---- what its periods tell it -----------------------------------------------------------------
 
-    /**
-     * From a start (or a {@link #runArmed}) to its end: the sleeper's or the sync thread, the JFR stream,
-     * and what the stream has delivered. The fields without a note are guarded by the observer's monitor.
-     */
-    private final class Period {
-        final Thread thread;
-        /** The end of an observer of {@link #whenArmed}; written under the observer's monitor. */
-        volatile long untilNanos;
-        volatile boolean stopped;
-        volatile boolean syncRequested;
-        volatile SafepointStream jfr;
-        private final ArrayDeque<PauseWindow> recentSafepoints = new ArrayDeque<>();
-        private final ArrayDeque<PauseWindow> pendingSleeper = new ArrayDeque<>();
-        private long deliveredUpToNanos;
-        private boolean delivered;
-        private long openSinceNanos;
-        private boolean noneOpen = true;
+    private ObservingPeriod newPeriod(long untilNanos) {
+        return new ObservingPeriod(this, settings, store, untilNanos);
+    }
 
-        Period(long untilNanos) {
-            this.untilNanos = untilNanos;
-            this.thread = new Thread(this::run, withSleeper ? SLEEPER_THREAD : SYNC_THREAD);
-            thread.setDaemon(true);
-        }
-
-        void startJfr() {
-            try {
-                jfr = SafepointStream.start(clock, new Sink(this));
-                jfrStatus = "on";
-            } catch (Throwable t) {
-                logOnce("jfr-start", "pause observer: JFR is not available, safepoints are not observed (" + t + ")", null);
-                jfrStatus = "off: " + t;
-            }
-        }
-
-        private void run() {
-            try {
-                if (withJfr && jfr == null && runGraceNanos >= 0) {
-                    startJfr();
-                }
-                if (withSleeper) {
-                    sleep();
-                } else {
-                    syncOnly();
-                }
-            } catch (Throwable t) {
-                logOnce(withSleeper ? "sleeper" : "sync", "pause observer: the " + (withSleeper ? "sleeper" : "sync")
-                        + " thread stopped", t);
-            } finally {
-                end();
-            }
-        }
-
-        /** Stops this period from outside (a close): the thread ends at its next wake-up. */
-        void stop() {
-            stopped = true;
-            thread.interrupt();
-            closeJfr();
-        }
-
-        private void closeJfr() {
-            SafepointStream stream;
-            synchronized (PauseObserver.this) {
-                stream = jfr;
-                jfr = null;
-            }
-            if (stream != null) {
-                try {
-                    stream.close();
-                } catch (RuntimeException e) {
-                    logOnce("jfr-close", "pause observer: closing the JFR stream failed", e);
-                }
-            }
-        }
-
-        /** On this period's thread, last: every sleeper window still pending is stored, the stream closed. */
-        private void end() {
-            synchronized (PauseObserver.this) {
-                stopped = true;
-                if (period == this) {
-                    period = null;
-                }
-                finishSleeperWindows(clock.nanoTime(), true);
-            }
-            closeJfr();
-            if (runGraceNanos >= 0 && ("on".equals(jfrStatus) || STARTING.equals(jfrStatus))) {
-                synchronized (PauseObserver.this) {
-                    if (period == null) {
-                        jfrStatus = IDLE;
-                    }
-                }
-            }
-        }
-
-        /**
-         * True when this period, of an observer of {@link #whenArmed}, may end at {@code nowNanos}: its end
-         * has passed and JFR has delivered up to it (or {@link #FINAL_WAIT_MILLIS} ms passed since
-         * {@code endDueNanos}, or there is no JFR). A run armed meanwhile moves the end: then false.
-         */
-        private boolean mayEnd(long nowNanos, long endDueNanos) {
-            synchronized (PauseObserver.this) {
-                long until = untilNanos;
-                if (nowNanos - until < 0) {
-                    return false;
-                }
-                if (finalisedUpTo(until) || nowNanos - endDueNanos - FINAL_WAIT_NANOS >= 0) {
-                    stopped = true;
-                    if (period == this) {
-                        period = null;
-                    }
-                    return true;
-                }
-                return false;
-            }
-        }
-
-        private void sleep() {
-            long shortestNanos = Long.MAX_VALUE;
-            long nextSyncNanos = clock.nanoTime();
-            long endDueNanos = 0;
-            boolean endDue = false;
-            while (!stopped) {
-                long t0 = clock.nanoTime();
-                LockSupport.parkNanos(sleepNanos);
-                long t1 = clock.nanoTime();
-                long deltaNanos = t1 - t0;
-                shortestNanos = Math.min(shortestNanos, deltaNanos);
-                if (deltaNanos - shortestNanos > sleeperThresholdNanos) {
-                    sleeperWindow(new PauseWindow(0, PauseSource.SLEEPER, PauseWindow.UNATTRIBUTED,
-                            t0 + shortestNanos, t1, null, null, 0));
-                }
-                boolean ending = runGraceNanos >= 0 && t1 - untilNanos >= 0;
-                if (ending && !endDue) {
-                    endDueNanos = t1;
-                    syncRequested = true; // a sample past the end, so that JFR's next flush finalises up to it
-                }
-                endDue = ending;
-                if (t1 - nextSyncNanos >= 0 || syncRequested) {
-                    nextSyncNanos = t1 + syncIntervalNanos;
-                    syncRequested = false;
-                    sync();
-                    synchronized (PauseObserver.this) {
-                        finishSleeperWindows(clock.nanoTime(), false);
-                    }
-                }
-                if (ending && mayEnd(t1, endDueNanos)) {
-                    return;
-                }
-            }
-        }
-
-        private void syncOnly() {
-            long nextSyncNanos = clock.nanoTime();
-            while (!stopped) {
-                long now = clock.nanoTime();
-                if (now - nextSyncNanos >= 0 || syncRequested) {
-                    syncRequested = false;
-                    sync();
-                    nextSyncNanos = clock.nanoTime() + syncIntervalNanos;
-                }
-                // an unpark (requestSync) or a spurious return ends the park early; the loop looks again
-                LockSupport.parkNanos(Math.max(1, nextSyncNanos - clock.nanoTime()));
-            }
-        }
-
-        private void sync() {
-            SafepointStream stream = jfr;
-            if (stream == null) {
-                return;
-            }
-            try {
-                stream.sync();
-            } catch (RuntimeException e) {
-                logOnce("jfr-sync", "pause observer: committing a JFR sync event failed", e);
-            }
-        }
-
-        // guarded by the observer's monitor
-        boolean finalisedUpTo(long nanos) {
-            if (jfr == null) {
-                return true;
-            }
-            boolean safepointsIn = delivered && nanos - deliveredUpToNanos <= 0 && (noneOpen || nanos - openSinceNanos < 0);
-            PauseWindow oldestPending = pendingSleeper.peekFirst();
-            return safepointsIn && (oldestPending == null || oldestPending.endNanos() - nanos > 0);
-        }
-
-        private void sleeperWindow(PauseWindow window) {
-            synchronized (PauseObserver.this) {
-                pendingSleeper.addLast(window);
-                if (pendingSleeper.size() > MAX_PENDING_SLEEPER) {
-                    store.add(pendingSleeper.removeFirst());
-                }
-                finishSleeperWindows(window.endNanos(), false);
-            }
-        }
-
-        /**
-         * Labels and stores the pending sleeper windows that can be labelled now, oldest first; with
-         * {@code last} (the period ends) every one, those JFR has not delivered past as unattributed.
-         */
-        // guarded by the observer's monitor
-        private void finishSleeperWindows(long nowNanos, boolean last) {
-            boolean withStream = jfr != null;
-            while (!pendingSleeper.isEmpty()) {
-                PauseWindow window = pendingSleeper.peekFirst();
-                String label;
-                if (!withStream) {
-                    label = PauseWindow.UNATTRIBUTED;
-                } else if (delivered && window.endNanos() - deliveredUpToNanos <= 0
-                        && (noneOpen || window.endNanos() - openSinceNanos < 0)) {
-                    label = overlapsSafepoint(window) ? PauseWindow.ATTRIBUTED : PauseWindow.HOST;
-                } else if (last || nowNanos - window.endNanos() > UNDELIVERED_AFTER_NANOS) {
-                    label = PauseWindow.UNATTRIBUTED;
-                } else {
-                    return;
-                }
-                pendingSleeper.removeFirst();
-                store.add(new PauseWindow(0, window.source(), label, window.startNanos(), window.endNanos(), null, null, 0));
-            }
-        }
-
-        private boolean overlapsSafepoint(PauseWindow window) {
-            for (PauseWindow safepoint : recentSafepoints) {
-                if (window.overlaps(safepoint.startNanos(), safepoint.endNanos())) {
-                    return true;
-                }
-            }
-            return false;
+    /** {@code ended} is over (its own thread ends it, or its run's end has passed): no period is current. */
+    synchronized void periodOver(ObservingPeriod ended) {
+        if (period == ended) {
+            period = null;
         }
     }
 
-    // ---- the JFR stream thread --------------------------------------------------------------------
-
-    private final class Sink implements SafepointStream.Sink {
-        private final Period owner;
-
-        Sink(Period owner) {
-            this.owner = owner;
-        }
-
-        @Override
-        public void safepoint(PauseWindow window) {
-            synchronized (PauseObserver.this) {
-                if (owner.jfr == null && owner.stopped) {
-                    return; // a stream being closed: its period has stored what it waited for
-                }
-                store.add(window);
-                owner.recentSafepoints.addLast(window);
-                while (owner.recentSafepoints.size() > MAX_RECENT_SAFEPOINTS
-                        || window.endNanos() - owner.recentSafepoints.peekFirst().endNanos() > RECENT_SAFEPOINTS_NANOS) {
-                    owner.recentSafepoints.removeFirst();
-                }
-            }
-        }
-
-        @Override
-        public void delivered(long upToNanos, long openSince, boolean none) {
-            synchronized (PauseObserver.this) {
-                owner.deliveredUpToNanos = upToNanos;
-                owner.delivered = true;
-                owner.openSinceNanos = openSince;
-                owner.noneOpen = none;
-                owner.finishSleeperWindows(clock.nanoTime(), false);
-            }
-        }
-
-        @Override
-        public void stopped(Throwable cause) {
-            SafepointStream stream = owner.jfr;
-            if (cause != null && !owner.stopped && stream != null) {
-                synchronized (PauseObserver.this) {
-                    owner.jfr = null;
-                    owner.finishSleeperWindows(clock.nanoTime(), true);
-                }
-                try {
-                    stream.close();
-                } catch (RuntimeException ignored) {
-                    // it failed already: the log line below says why
-                }
-                jfrStatus = "off: the JFR stream stopped (" + cause + ")";
-                logOnce("jfr-stopped", "pause observer: the JFR stream stopped, safepoints are no longer observed", cause);
-            }
-        }
-
-        @Override
-        public void failed(String what, Throwable cause) {
-            logOnce("jfr-" + what, "pause observer: handling " + what + " failed (logged once)", cause);
-        }
+    void jfrStatus(String status) {
+        jfrStatus = status;
     }
 
-    private static void logOnce(String key, String message, Throwable cause) {
-        if (!REPORTED.add(key)) {
-            return;
-        }
-        try {
-            if (cause == null) {
-                LOG.log(System.Logger.Level.WARNING, message);
-            } else {
-                LOG.log(System.Logger.Level.WARNING, message, cause);
-            }
-        } catch (Throwable ignored) {
-            // the log must never fail the host
+    /** {@value #IDLE} once no period observes (a later one may have started meanwhile: then nothing). */
+    synchronized void idleUnlessObserving() {
+        if (period == null) {
+            jfrStatus = IDLE;
         }
     }
 }

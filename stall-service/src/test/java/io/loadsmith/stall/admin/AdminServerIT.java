@@ -337,18 +337,12 @@ class AdminServerIT {
         return jdk.jfr.FlightRecorder.isInitialized() ? jdk.jfr.FlightRecorder.getFlightRecorder().getRecordings().size() : 0;
     }
 
-    private static JsonNode awaitSafepointInside(AdminClient admin, long fromNanos, long toNanos) throws Exception {
-        long deadlineNanos = System.nanoTime() + 30_000 * MS;
-        JsonNode page;
-        do {
-            page = admin.get("/pauses").json();
-            JsonNode found = safepointInside(page, fromNanos, toNanos);
-            if (found != null) {
-                return found;
-            }
-            Thread.sleep(100);
-        } while (System.nanoTime() - deadlineNanos < 0);
-        throw new AssertionError("no safepoint inside [" + fromNanos + ", " + toNanos + "] within 30 s: " + page);
+    /** Polls {@code GET /pauses} (JFR delivers up to ~2 s late); on a timeout the message shows the last page. */
+    private static JsonNode awaitSafepointInside(AdminClient admin, long fromNanos, long toNanos) {
+        JsonNode page = await("a safepoint inside [" + fromNanos + ", " + toNanos + "]").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> admin.get("/pauses").json(), pauses -> safepointInside(pauses, fromNanos, toNanos) != null);
+        return safepointInside(page, fromNanos, toNanos);
     }
 
     private static JsonNode safepointInside(JsonNode page, long fromNanos, long toNanos) {

@@ -13,23 +13,24 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The observer in a child JVM ({@link PauseProbe}, Serial GC, counted loops without safepoint polls) meets
  * real pauses: each window must lie inside a bracket of {@code System.nanoTime()} readings taken around the
  * pause, and last at least the bracket minus {@link #MARGIN_NANOS} (what the loaded build box adds around a
- * pause: scheduling the VM thread that runs it and waking the thread that asked for it). Windows are polled for with a deadline (JFR delivers up to
- * ~2 s late). Subclasses choose the JDK.
+ * pause: scheduling the VM thread that runs it and waking the thread that asked for it). Windows are polled for
+ * with Awaitility (JFR delivers up to ~2 s late). Subclasses choose the JDK.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractPauseObserverIT {
@@ -37,7 +38,7 @@ abstract class AbstractPauseObserverIT {
     static final Path JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
     /** Up to 28 ms were seen between System.gc() and its safepoint's start on the loaded build box. */
     static final long MARGIN_NANOS = 100_000_000;
-    private static final long DEADLINE_NANOS = 30_000_000_000L;
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
 
     private Process child;
     private Writer commands;
@@ -149,7 +150,7 @@ abstract class AbstractPauseObserverIT {
         long beforeStopNanos = System.nanoTime();
         signal("STOP");
         long stoppedNanos = System.nanoTime();
-        Thread.sleep(250); // the pause itself
+        Thread.sleep(250); // the pause under test: the child stays stopped this long, not a wait for a condition
         long contNanos = System.nanoTime();
         signal("CONT");
         send("ping");
@@ -198,18 +199,14 @@ abstract class AbstractPauseObserverIT {
         return new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2])};
     }
 
-    private Window awaitWindow(String what, Predicate<Window> wanted) throws Exception {
-        long deadline = System.nanoTime() + DEADLINE_NANOS;
-        List<Window> windows = List.of();
-        while (System.nanoTime() - deadline < 0) {
-            windows = windows();
-            Optional<Window> found = windows.stream().filter(wanted).findFirst();
-            if (found.isPresent()) {
-                return found.get();
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("no " + what + " within 30 s; windows: " + windows);
+    /**
+     * Polls the child's windows until one is {@code wanted}; on a timeout the message shows the last list. In the
+     * test's thread: a poll still under way when another began would mix their lines.
+     */
+    private Window awaitWindow(String what, Predicate<Window> wanted) {
+        List<Window> windows = await(what).atMost(DEADLINE).pollInSameThread().pollInterval(Duration.ofMillis(200))
+                .until(this::windows, all -> all.stream().anyMatch(wanted));
+        return windows.stream().filter(wanted).findFirst().orElseThrow();
     }
 
     private List<Window> windows() throws Exception {
