@@ -87,7 +87,7 @@ final class ChartJson {
         m.put("series", lines(a, "stallsMet"));
         List<Map<String, Object>> scatter = new ArrayList<>();
         for (Alignment.Scatter s : a.scatter()) {
-            scatter.add(Map.of("run", String.valueOf(s.run()), "points", s.points()));
+            scatter.add(ordered("run", String.valueOf(s.run()), "points", s.points()));
         }
         m.put("scatter", scatter);
         return m;
@@ -111,7 +111,7 @@ final class ChartJson {
             for (int i = 0; i < x.length; i++) {
                 points.add(new double[] {x[i], s.sendsPerBin().get(i)});
             }
-            series.add(Map.of("run", String.valueOf(s.run()), metKey, s.stallsMet(), "points", points));
+            series.add(ordered("run", String.valueOf(s.run()), metKey, s.stallsMet(), "points", points));
         }
         return series;
     }
@@ -125,11 +125,23 @@ final class ChartJson {
             List<ChartData.Dot> found = ChartData.dots(e, runs, kind);
             List<Map<String, Object>> dots = new ArrayList<>();
             for (ChartData.Dot d : found) {
-                dots.add(Map.of("x", d.x(), "y", d.valueMs(), "stall", d.stall(), "round", d.round(), "run", d.run(),
+                dots.add(ordered("x", d.x(), "y", d.valueMs(), "stall", d.stall(), "round", d.round(), "run", d.run(),
                         "outlier", d.outlier()));
             }
             m.put(kind, dots);
             m.put(kind + "Log", ChartData.logScale(found));
+        }
+        return m;
+    }
+
+    /**
+     * A map of {@code key, value, key, value, ...} in that order: the same results give the same page, byte
+     * for byte ({@code Map.of}'s order changes from one JVM to the next).
+     */
+    private static Map<String, Object> ordered(Object... keysAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put((String) keysAndValues[i], keysAndValues[i + 1]);
         }
         return m;
     }
