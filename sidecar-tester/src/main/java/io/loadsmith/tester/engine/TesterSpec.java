@@ -4,18 +4,50 @@ import io.loadsmith.tester.schedule.Stage;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * What one tester run does: the load model and its parameters, in nanoseconds and per-second rates.
- * Build with {@link #open(double)}, {@link #closed(int)} or {@link #paced(int, long)} and the
- * {@code with...} methods; {@code ScenarioParser} builds it from a scenario's {@code load}. Immutable.
+ * Build with {@link #open(double)}, {@link #ramp}, {@link #closed(int)} or {@link #paced(int, long)} and the
+ * withers named after the settings; {@code ScenarioParser} builds it from a scenario's {@code load}. Immutable.
  *
  * <pre>{@code
  * TesterSpec spec = TesterSpec.open(50).arrivals(Arrivals.CONSTANT).duration(60_000_000_000L)
  *         .objective(50_000_000L).seed(7);
  * }</pre>
+ *
+ * The components are positional: build through the factories and withers, which check their values; only
+ * {@link Copy} calls the canonical constructor.
+ *
+ * @param name                  the run's name in the results ("open", "closed", "paced" unless set)
+ * @param ratePerSecond         open model: the arrival rate (for a ramp, its highest stage target)
+ * @param startRatePerSecond    ramp: the rate the first stage starts from
+ * @param stages                ramp: its stages; empty otherwise
+ * @param connections           closed and paced models: how many connections send
+ * @param paceNanos             paced model: the gap between a connection's iterations
+ * @param durationNanos         the counted run's length (for a ramp, its stages' total)
+ * @param warmupRequests        a warm-up of this many requests (journeys, for journeys), not counted
+ * @param warmupNanos           a warm-up of this long, not counted
+ * @param maxConcurrency        open model: at most this many journeys active; 0 = no cap
+ * @param graceNanos            how long after the run's end unfinished requests may still finish
+ * @param objectiveNanos        requests strictly above this latency are counted, for both latencies
+ * @param expectedIntervalNanos closed model: the expected interval of the {@code estimated} view; 0 = measured
+ * @param startDelayNanos       from the call to run (or the end of warm-up) to the counted start
+ * @param round                 the experiment round the run belongs to (reported, not acted on)
+ * @param stall                 whether stalls were armed for this run (reported, not acted on)
+ * @param testerPauses          whether a real run observes the tester's own pauses (read by the session layer)
+ * @param precisionNanos        how late a send may go after its intended time ({@link #precision(long)})
+ * @param shardIndex            this tester's shard ({@link #shard(int, int)}); 0 when unsharded
+ * @param shardCount            how many shards the load is split into; 1 when unsharded
+ * @param startAtNanos          when the counted run starts on the scheduler's clock, or {@link #NO_START_AT}
  */
-public final class TesterSpec {
+public record TesterSpec(String name, Model model, Arrivals arrivals, double ratePerSecond,
+                         double startRatePerSecond, List<Stage> stages, int connections, long paceNanos,
+                         OnLate onLate, long durationNanos, long warmupRequests, long warmupNanos,
+                         int maxConcurrency, long graceNanos, long seed, long objectiveNanos,
+                         long expectedIntervalNanos, long startDelayNanos, int round, boolean stall,
+                         boolean testerPauses, long precisionNanos, int shardIndex, int shardCount,
+                         long startAtNanos) {
 
     public enum Model { OPEN, CLOSED, PACED;
         public String wireName() {
@@ -35,66 +67,93 @@ public final class TesterSpec {
         }
     }
 
-    private String name;
-    private Model model;
-    private Arrivals arrivals = Arrivals.POISSON;
-    private double ratePerSecond;
-    private double startRatePerSecond;
-    private List<Stage> stages = List.of();
-    private int connections;
-    private long paceNanos;
-    private OnLate onLate = OnLate.CATCH_UP;
-    private long durationNanos = 30_000_000_000L;
-    private long warmupRequests;
-    private long warmupNanos;
-    private int maxConcurrency;
-    private long graceNanos = 10_000_000_000L;
-    private long seed = 1;
-    private long objectiveNanos = 10_000_000L;
-    private long expectedIntervalNanos;
-    private long startDelayNanos = 10_000_000L;
-    private int round;
-    private boolean stall;
-    private boolean testerPauses = true;
-    private long precisionNanos = Scheduler.DEFAULT_PRECISION_NANOS;
-    private int shardIndex;
-    private int shardCount = 1;
-    private long startAtNanos = NO_START_AT;
-
     /** {@link #startAtNanos()} when the counted run starts as soon as it is ready. */
     public static final long NO_START_AT = Long.MIN_VALUE;
 
-    private TesterSpec() {
+    /**
+     * The spec field by field, with every default, for the factories and the withers: each copies this spec,
+     * sets what it changes and builds, so that a new field is added here and in the record alone.
+     */
+    private static final class Copy {
+        String name;
+        Model model;
+        Arrivals arrivals = Arrivals.POISSON;
+        double ratePerSecond;
+        double startRatePerSecond;
+        List<Stage> stages = List.of();
+        int connections;
+        long paceNanos;
+        OnLate onLate = OnLate.CATCH_UP;
+        long durationNanos = 30_000_000_000L;
+        long warmupRequests;
+        long warmupNanos;
+        int maxConcurrency;
+        long graceNanos = 10_000_000_000L;
+        long seed = 1;
+        long objectiveNanos = 10_000_000L;
+        long expectedIntervalNanos;
+        long startDelayNanos = 10_000_000L;
+        int round;
+        boolean stall;
+        boolean testerPauses = true;
+        long precisionNanos = Scheduler.DEFAULT_PRECISION_NANOS;
+        int shardIndex;
+        int shardCount = 1;
+        long startAtNanos = NO_START_AT;
+
+        /** A new spec of {@code model}, named after it. */
+        Copy(Model model) {
+            this.model = model;
+            this.name = model.wireName();
+        }
+
+        Copy(TesterSpec s) {
+            name = s.name;
+            model = s.model;
+            arrivals = s.arrivals;
+            ratePerSecond = s.ratePerSecond;
+            startRatePerSecond = s.startRatePerSecond;
+            stages = s.stages;
+            connections = s.connections;
+            paceNanos = s.paceNanos;
+            onLate = s.onLate;
+            durationNanos = s.durationNanos;
+            warmupRequests = s.warmupRequests;
+            warmupNanos = s.warmupNanos;
+            maxConcurrency = s.maxConcurrency;
+            graceNanos = s.graceNanos;
+            seed = s.seed;
+            objectiveNanos = s.objectiveNanos;
+            expectedIntervalNanos = s.expectedIntervalNanos;
+            startDelayNanos = s.startDelayNanos;
+            round = s.round;
+            stall = s.stall;
+            testerPauses = s.testerPauses;
+            precisionNanos = s.precisionNanos;
+            shardIndex = s.shardIndex;
+            shardCount = s.shardCount;
+            startAtNanos = s.startAtNanos;
+        }
+
+        TesterSpec build() {
+            return new TesterSpec(name, model, arrivals, ratePerSecond, startRatePerSecond, stages, connections,
+                    paceNanos, onLate, durationNanos, warmupRequests, warmupNanos, maxConcurrency, graceNanos, seed,
+                    objectiveNanos, expectedIntervalNanos, startDelayNanos, round, stall, testerPauses,
+                    precisionNanos, shardIndex, shardCount, startAtNanos);
+        }
     }
 
-    private TesterSpec copy() {
-        TesterSpec c = new TesterSpec();
-        c.name = name;
-        c.model = model;
-        c.arrivals = arrivals;
-        c.ratePerSecond = ratePerSecond;
-        c.startRatePerSecond = startRatePerSecond;
-        c.stages = stages;
-        c.connections = connections;
-        c.paceNanos = paceNanos;
-        c.onLate = onLate;
-        c.durationNanos = durationNanos;
-        c.warmupRequests = warmupRequests;
-        c.warmupNanos = warmupNanos;
-        c.maxConcurrency = maxConcurrency;
-        c.graceNanos = graceNanos;
-        c.seed = seed;
-        c.objectiveNanos = objectiveNanos;
-        c.expectedIntervalNanos = expectedIntervalNanos;
-        c.startDelayNanos = startDelayNanos;
-        c.round = round;
-        c.stall = stall;
-        c.testerPauses = testerPauses;
-        c.precisionNanos = precisionNanos;
-        c.shardIndex = shardIndex;
-        c.shardCount = shardCount;
-        c.startAtNanos = startAtNanos;
-        return c;
+    private static TesterSpec of(Model model, Consumer<Copy> settings) {
+        Copy c = new Copy(model);
+        settings.accept(c);
+        return c.build();
+    }
+
+    /** This spec with what {@code change} sets on a copy of its fields (every wither is one). */
+    private TesterSpec with(Consumer<Copy> change) {
+        Copy c = new Copy(this);
+        change.accept(c);
+        return c.build();
     }
 
     /** Open model: arrivals at ratePerSecond (Poisson unless {@link #arrivals} says constant). */
@@ -102,11 +161,7 @@ public final class TesterSpec {
         if (!(ratePerSecond > 0)) {
             throw new IllegalArgumentException("rate must be > 0 (got " + ratePerSecond + ")");
         }
-        TesterSpec spec = new TesterSpec();
-        spec.model = Model.OPEN;
-        spec.ratePerSecond = ratePerSecond;
-        spec.name = "open";
-        return spec;
+        return of(Model.OPEN, c -> c.ratePerSecond = ratePerSecond);
     }
 
     /** Open model with ramp stages from startRatePerSecond; the duration is the stages' total. */
@@ -114,24 +169,18 @@ public final class TesterSpec {
         if (stages.isEmpty()) {
             throw new IllegalArgumentException("stages must not be empty");
         }
-        TesterSpec spec = new TesterSpec();
-        spec.model = Model.OPEN;
-        spec.startRatePerSecond = startRatePerSecond;
-        spec.stages = List.copyOf(stages);
-        spec.durationNanos = stages.stream().mapToLong(Stage::durationNanos).sum();
-        spec.ratePerSecond = stages.stream().mapToDouble(Stage::targetPerSecond).max().orElse(0);
-        spec.name = "open";
-        return spec;
+        return of(Model.OPEN, c -> {
+            c.startRatePerSecond = startRatePerSecond;
+            c.stages = List.copyOf(stages);
+            c.durationNanos = stages.stream().mapToLong(Stage::durationNanos).sum();
+            c.ratePerSecond = stages.stream().mapToDouble(Stage::targetPerSecond).max().orElse(0);
+        });
     }
 
     /** Closed model: N connections, each sends when its last answer is back. */
     public static TesterSpec closed(int connections) {
         requireConnections(connections);
-        TesterSpec spec = new TesterSpec();
-        spec.model = Model.CLOSED;
-        spec.connections = connections;
-        spec.name = "closed";
-        return spec;
+        return of(Model.CLOSED, c -> c.connections = connections);
     }
 
     /** Paced model: N connections, iteration n of connection k intended at start + k·pace/N + n·pace. */
@@ -140,12 +189,10 @@ public final class TesterSpec {
         if (paceNanos <= 0) {
             throw new IllegalArgumentException("pace must be > 0 (got " + paceNanos + " ns)");
         }
-        TesterSpec spec = new TesterSpec();
-        spec.model = Model.PACED;
-        spec.connections = connections;
-        spec.paceNanos = paceNanos;
-        spec.name = "paced";
-        return spec;
+        return of(Model.PACED, c -> {
+            c.connections = connections;
+            c.paceNanos = paceNanos;
+        });
     }
 
     private static void requireConnections(int connections) {
@@ -155,21 +202,15 @@ public final class TesterSpec {
     }
 
     public TesterSpec name(String value) {
-        TesterSpec c = copy();
-        c.name = value;
-        return c;
+        return with(c -> c.name = value);
     }
 
     public TesterSpec arrivals(Arrivals value) {
-        TesterSpec c = copy();
-        c.arrivals = value;
-        return c;
+        return with(c -> c.arrivals = value);
     }
 
     public TesterSpec onLate(OnLate value) {
-        TesterSpec c = copy();
-        c.onLate = value;
-        return c;
+        return with(c -> c.onLate = value);
     }
 
     /** Counted run length (for ramps: set by the stages). */
@@ -177,50 +218,36 @@ public final class TesterSpec {
         if (nanos <= 0) {
             throw new IllegalArgumentException("duration must be > 0 (got " + nanos + " ns)");
         }
-        TesterSpec c = copy();
-        c.durationNanos = nanos;
-        return c;
+        return with(c -> c.durationNanos = nanos);
     }
 
     /** Warm-up of a number of requests (journeys, for journeys), sent first and not counted. */
     public TesterSpec warmupRequests(long count) {
-        TesterSpec c = copy();
-        c.warmupRequests = Math.max(0, count);
-        return c;
+        return with(c -> c.warmupRequests = Math.max(0, count));
     }
 
     /** Warm-up of a duration, sent first and not counted. */
     public TesterSpec warmupDuration(long nanos) {
-        TesterSpec c = copy();
-        c.warmupNanos = Math.max(0, nanos);
-        return c;
+        return with(c -> c.warmupNanos = Math.max(0, nanos));
     }
 
     /** Open model: at most this many journeys active; 0 = no cap. */
     public TesterSpec maxConcurrency(int value) {
-        TesterSpec c = copy();
-        c.maxConcurrency = Math.max(0, value);
-        return c;
+        return with(c -> c.maxConcurrency = Math.max(0, value));
     }
 
     /** How long after the run's end unfinished requests may still finish before they are cancelled. */
     public TesterSpec grace(long nanos) {
-        TesterSpec c = copy();
-        c.graceNanos = Math.max(0, nanos);
-        return c;
+        return with(c -> c.graceNanos = Math.max(0, nanos));
     }
 
     public TesterSpec seed(long value) {
-        TesterSpec c = copy();
-        c.seed = value;
-        return c;
+        return with(c -> c.seed = value);
     }
 
     /** Requests strictly above this latency are counted, for both latencies. */
     public TesterSpec objective(long nanos) {
-        TesterSpec c = copy();
-        c.objectiveNanos = nanos;
-        return c;
+        return with(c -> c.objectiveNanos = nanos);
     }
 
     /**
@@ -228,29 +255,21 @@ public final class TesterSpec {
      * interval between sends of one connection (duration × connections / sent).
      */
     public TesterSpec expectedInterval(long nanos) {
-        TesterSpec c = copy();
-        c.expectedIntervalNanos = Math.max(0, nanos);
-        return c;
+        return with(c -> c.expectedIntervalNanos = Math.max(0, nanos));
     }
 
     /** Delay between the call to run (or the end of warm-up) and the counted start; default 10 ms. */
     public TesterSpec startDelay(long nanos) {
-        TesterSpec c = copy();
-        c.startDelayNanos = Math.max(0, nanos);
-        return c;
+        return with(c -> c.startDelayNanos = Math.max(0, nanos));
     }
 
     public TesterSpec round(int value) {
-        TesterSpec c = copy();
-        c.round = value;
-        return c;
+        return with(c -> c.round = value);
     }
 
     /** Whether stalls were armed for this run (reported, not acted on by the engine). */
     public TesterSpec stall(boolean value) {
-        TesterSpec c = copy();
-        c.stall = value;
-        return c;
+        return with(c -> c.stall = value);
     }
 
     /**
@@ -258,9 +277,7 @@ public final class TesterSpec {
      * default. Read by the session layer, not by the engine.
      */
     public TesterSpec testerPauses(boolean value) {
-        TesterSpec c = copy();
-        c.testerPauses = value;
-        return c;
+        return with(c -> c.testerPauses = value);
     }
 
     /**
@@ -269,97 +286,8 @@ public final class TesterSpec {
      * Scheduler#precision(long)}); each request still records its own intended and actual send.
      */
     public TesterSpec precision(long nanos) {
-        TesterSpec c = copy();
-        c.precisionNanos = Scheduler.checkedPrecision(nanos);
-        return c;
-    }
-
-    public long precisionNanos() {
-        return precisionNanos;
-    }
-
-    public String name() {
-        return name;
-    }
-
-    public Model model() {
-        return model;
-    }
-
-    public Arrivals arrivals() {
-        return arrivals;
-    }
-
-    public double ratePerSecond() {
-        return ratePerSecond;
-    }
-
-    public double startRatePerSecond() {
-        return startRatePerSecond;
-    }
-
-    public List<Stage> stages() {
-        return stages;
-    }
-
-    public int connections() {
-        return connections;
-    }
-
-    public long paceNanos() {
-        return paceNanos;
-    }
-
-    public OnLate onLate() {
-        return onLate;
-    }
-
-    public long durationNanos() {
-        return durationNanos;
-    }
-
-    public long warmupRequests() {
-        return warmupRequests;
-    }
-
-    public long warmupNanos() {
-        return warmupNanos;
-    }
-
-    public int maxConcurrency() {
-        return maxConcurrency;
-    }
-
-    public long graceNanos() {
-        return graceNanos;
-    }
-
-    public long seed() {
-        return seed;
-    }
-
-    public long objectiveNanos() {
-        return objectiveNanos;
-    }
-
-    public long expectedIntervalNanos() {
-        return expectedIntervalNanos;
-    }
-
-    public long startDelayNanos() {
-        return startDelayNanos;
-    }
-
-    public int round() {
-        return round;
-    }
-
-    public boolean stall() {
-        return stall;
-    }
-
-    public boolean testerPauses() {
-        return testerPauses;
+        long checked = Scheduler.checkedPrecision(nanos);
+        return with(c -> c.precisionNanos = checked);
     }
 
     /**
@@ -372,20 +300,10 @@ public final class TesterSpec {
         if (count < 1 || index < 0 || index >= count) {
             throw new IllegalArgumentException("shard must be I/N with 0 <= I < N (got " + index + "/" + count + ")");
         }
-        TesterSpec c = copy();
-        c.shardIndex = index;
-        c.shardCount = count;
-        return c;
-    }
-
-    /** This tester's shard, in [0, {@link #shardCount()}); 0 when unsharded. */
-    public int shardIndex() {
-        return shardIndex;
-    }
-
-    /** How many shards the load is split into; 1 when unsharded. */
-    public int shardCount() {
-        return shardCount;
+        return with(c -> {
+            c.shardIndex = index;
+            c.shardCount = count;
+        });
     }
 
     /**
@@ -393,13 +311,6 @@ public final class TesterSpec {
      * are over; a warm-up by duration begins so as to end there); {@link #NO_START_AT}: as soon as ready.
      */
     public TesterSpec startAt(long nanos) {
-        TesterSpec c = copy();
-        c.startAtNanos = nanos;
-        return c;
-    }
-
-    /** When the counted run starts on the scheduler's clock, or {@link #NO_START_AT}. */
-    public long startAtNanos() {
-        return startAtNanos;
+        return with(c -> c.startAtNanos = nanos);
     }
 }

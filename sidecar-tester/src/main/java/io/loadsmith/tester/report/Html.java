@@ -2,7 +2,10 @@ package io.loadsmith.tester.report;
 
 import java.util.Locale;
 
-/** Escaping and number formatting for the page; every text that reaches the HTML goes through {@link #esc}. */
+/**
+ * Escaping, number formatting and the small elements every section of the page writes alike; every text
+ * that reaches the HTML goes through {@link #esc}.
+ */
 final class Html {
     static final String NONE = "\u2014";
 
@@ -59,5 +62,24 @@ final class Html {
 
     static String yesNo(Boolean b) {
         return b == null ? NONE : b ? "yes" : "no";
+    }
+
+    static String td(String html) {
+        return "<td>" + html + "</td>";
+    }
+
+    /** A cell spanning {@code span} (an attribute such as {@code  rowspan="2"}, or ""), with a class unless null. */
+    static String tdSpan(String span, String html, String cls) {
+        return "<td" + span + (cls == null ? "" : " class=\"" + cls + "\"") + ">" + html + "</td>";
+    }
+
+    /** A badge: {@code cls} is its colour (pass, fail, on, off, ...), {@code html} its text. */
+    static String badge(String cls, String html) {
+        return "<span class=\"badge " + cls + "\">" + html + "</span>";
+    }
+
+    /** "1 stall", "3 stalls". */
+    static String plural(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

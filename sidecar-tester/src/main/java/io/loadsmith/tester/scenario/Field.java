@@ -175,6 +175,84 @@ public final class Field {
         return fields;
     }
 
+    /**
+     * {@link #mapping}'s entries, read through {@link Mapping}: a key left out gives its default, a key given is
+     * read by the typed accessor (with the same errors).
+     */
+    public Mapping entries(Set<String> allowed) {
+        return new Mapping(this, mapping(allowed));
+    }
+
+    /**
+     * The entries of one mapping, by key, with readers that state each key's default once:
+     * {@code (int) load.integer("connections", 1, MAX, 1)} reads {@code load.connections} when it is given, and
+     * gives 1 when it is not.
+     */
+    public static final class Mapping {
+        private final Field parent;
+        private final Map<String, Field> fields;
+
+        private Mapping(Field parent, Map<String, Field> fields) {
+            this.parent = parent;
+            this.fields = fields;
+        }
+
+        public boolean has(String name) {
+            return fields.containsKey(name);
+        }
+
+        /** The key's field, or null when it is left out. */
+        public Field get(String name) {
+            return fields.get(name);
+        }
+
+        public Optional<Field> optional(String name) {
+            return Optional.ofNullable(fields.get(name));
+        }
+
+        /** The key's field; left out or null, it fails where the mapping is: {@code e.yaml:3: load.duration is required}. */
+        public Field required(String name) {
+            Field field = fields.get(name);
+            if (field == null || field.isNull()) {
+                String childKey = parent.key.isEmpty() ? name : parent.key + "." + name;
+                throw new ScenarioException(parent.where() + ": " + childKey + " is required");
+            }
+            return field;
+        }
+
+        /** {@link Field#string()} trimmed, or {@code otherwise}. */
+        public String trimmed(String name, String otherwise) {
+            return has(name) ? get(name).string().trim() : otherwise;
+        }
+
+        /** {@link Field#integer}, or {@code otherwise}. */
+        public long integer(String name, long min, long max, long otherwise) {
+            return has(name) ? get(name).integer(min, max) : otherwise;
+        }
+
+        /** {@link Field#number}, or {@code otherwise}. */
+        public double number(String name, double min, boolean exclusiveMin, double otherwise) {
+            return has(name) ? get(name).number(min, exclusiveMin) : otherwise;
+        }
+
+        /** {@link Field#duration}, in nanoseconds, or {@code otherwiseNanos}. */
+        public long duration(String name, long minNanos, boolean exclusiveMin, long otherwiseNanos) {
+            return has(name) ? get(name).duration(minNanos, exclusiveMin) : otherwiseNanos;
+        }
+
+        /** {@link Field#choice}, or {@code otherwise}. */
+        <E extends Enum<E>> E choice(String name, Class<E> type, E otherwise) {
+            return has(name) ? get(name).choice(type) : otherwise;
+        }
+
+        /** These entries without {@code names}, for a reader of the rest (errors still name this mapping). */
+        Mapping without(String... names) {
+            Map<String, Field> rest = new LinkedHashMap<>(fields);
+            List.of(names).forEach(rest::remove);
+            return new Mapping(parent, rest);
+        }
+    }
+
     /** The mapping's entries with free-form keys (headers, json checks). */
     Map<String, Field> freeMapping(String expected) {
         if (!(node instanceof MappingNode m)) {

@@ -115,6 +115,16 @@ class ReportWriterTest {
     }
 
     @Test
+    void the_chart_data_keeps_its_keys_in_one_order_so_the_same_results_give_the_same_page() throws IOException {
+        JsonNode aligned = chartData(report("closed-paced-open")).get("aligned");
+        JsonNode dot = chartData(report("experiment-outlier")).at("/experiment/corrected/0");
+
+        assertThat(aligned.get("series").get(0).fieldNames()).toIterable().containsExactly("run", "stallsMet", "points");
+        assertThat(aligned.get("scatter").get(0).fieldNames()).toIterable().containsExactly("run", "points");
+        assertThat(dot.fieldNames()).toIterable().containsExactly("x", "y", "stall", "round", "run", "outlier");
+    }
+
+    @Test
     void the_spectrum_data_is_on_the_nines_axis_without_the_hundredth_percentile() throws IOException {
         JsonNode corrected = chartData(report("single-open")).at("/runs/0/spectrum/corrected");
 
