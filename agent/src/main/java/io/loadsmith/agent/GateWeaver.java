@@ -22,7 +22,7 @@ import net.bytebuddy.jar.asm.Type;
 
 /**
  * Weaves the gates of the enabled targets into a target class as it loads or is retransformed, with the
- * ASM that Byte Buddy ships (about 20 classes to load, where Byte Buddy's {@code AgentBuilder} and
+ * ASM that Byte Buddy ships (about 30 classes to load, where Byte Buddy's {@code AgentBuilder} and
  * {@code Advice} load about 1,100 before the first class is gated). A gated method gets one static call to
  * {@link StallGate#passGlobal()} (3 bytes) before its first instruction ({@link Gate#onEnter()}), or with
  * {@code trace-header=on} and a response argument, {@code ReplicaHeader.passGlobalAndAdd(response)}; an
