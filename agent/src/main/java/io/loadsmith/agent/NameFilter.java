@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The transformer the JVM calls for every class it loads or retransforms once the agent's gates are
- * ready: one hash lookup of the class's name, and only a class a target gates goes on to Byte Buddy's
- * transformer. It is registered only once that transformer is built, so the classes the host loads
+ * ready: one hash lookup of the class's name, and only a class a target gates goes on to the gate
+ * weaver. It is registered only once the weaver is built, so the classes the host loads
  * while the agent starts never pass through a class file load hook at all (the JVM calls none while no
  * transformer is registered; with one, it copies every class's bytes to it, even those it maps from its
  * class-data sharing archive); the installer then retransforms the target classes that loaded before,

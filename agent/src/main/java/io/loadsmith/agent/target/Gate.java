@@ -1,8 +1,5 @@
 package io.loadsmith.agent.target;
 
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.matcher.ElementMatcher;
-
 /**
  * One place where the agent calls the stall gate: the methods of one class that match, gated on
  * entry, on exit, or both.
@@ -17,19 +14,19 @@ import net.bytebuddy.matcher.ElementMatcher;
  *                         that {@code trace-header=on} can put the {@code Loadsmith-Replica} header on it
  *                         at the entry gate; {@link #NO_RESPONSE} where none does
  */
-public record Gate(String typeName, ElementMatcher<? super MethodDescription> methods, String methodLabel,
+public record Gate(String typeName, MethodMatcher methods, String methodLabel,
                    boolean onEnter, boolean onExit, boolean requestPath, int responseArgument) {
 
     /** The {@link #responseArgument} of a gate whose methods see no response. */
     public static final int NO_RESPONSE = -1;
 
     /** A gate at the start of the matching methods. */
-    public static Gate enter(String typeName, ElementMatcher<? super MethodDescription> methods, String methodLabel) {
+    public static Gate enter(String typeName, MethodMatcher methods, String methodLabel) {
         return new Gate(typeName, methods, methodLabel, true, false, true, NO_RESPONSE);
     }
 
     /** A gate at the start and at the end of the matching methods. */
-    public static Gate around(String typeName, ElementMatcher<? super MethodDescription> methods, String methodLabel) {
+    public static Gate around(String typeName, MethodMatcher methods, String methodLabel) {
         return new Gate(typeName, methods, methodLabel, true, true, true, NO_RESPONSE);
     }
 

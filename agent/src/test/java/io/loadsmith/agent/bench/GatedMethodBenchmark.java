@@ -1,14 +1,13 @@
 package io.loadsmith.agent.bench;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
+import static io.loadsmith.agent.target.MethodMatcher.named;
 
-import io.loadsmith.agent.target.GateOnEnter;
-import io.loadsmith.agent.target.GateOnExit;
+import io.loadsmith.agent.WovenClasses;
+import io.loadsmith.agent.target.Gate;
+import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntUnaryOperator;
-import net.bytebuddy.ByteBuddy;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.dynamic.loading.ClassLoadingStrategy;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -21,11 +20,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What the agent's advice costs a gated method while no stall is armed: the same small method
- * ({@link Work#applyAsInt}) plain, with the entry gate inlined ({@link GateOnEnter}, as every target has)
- * and with the entry and exit gates ({@link GateOnExit}, as the servlet and {@code method=} targets
- * have), woven by Byte Buddy's {@code Advice} exactly as the agent weaves them. The gate is the real,
- * global {@code StallGate}, disarmed. The differences are the per-call cost; whether the advice stopped
+ * What the agent's gates cost a gated method while no stall is armed: the same small method
+ * ({@link Work#applyAsInt}) plain, with the entry gate (as every target has) and with the entry and exit
+ * gates (as the servlet and {@code method=} targets have), woven by the agent's own weaver exactly as it
+ * weaves a host's class. The gate is the real, global {@code StallGate}, disarmed. The differences are the
+ * per-call cost; whether the gate stopped
  * the method from being inlined into its caller shows with
  * {@code -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:+PrintInlining"}. Run with
  * {@code agent/bench/gated-method.sh} (docs/benchmarks.md); {@code verify} does not run it.
@@ -52,20 +51,16 @@ public class GatedMethodBenchmark {
     private int value;
 
     @Setup
-    public void weave() throws ReflectiveOperationException {
+    public void weave() throws ReflectiveOperationException, IOException {
         plain = new Work();
-        entryGated = woven("EntryGated", Advice.to(GateOnEnter.class));
-        entryAndExitGated = woven("EntryAndExitGated", Advice.to(GateOnEnter.class), Advice.to(GateOnExit.class));
+        entryGated = woven(Gate.enter(Work.class.getName(), named("applyAsInt"), "applyAsInt(int)"));
+        entryAndExitGated = woven(Gate.around(Work.class.getName(), named("applyAsInt"), "applyAsInt(int)"));
     }
 
-    /** A copy of {@link Work} named {@code suffix}, with {@code advice} woven into {@code applyAsInt}. */
-    private static IntUnaryOperator woven(String suffix, Advice... advice) throws ReflectiveOperationException {
-        var builder = new ByteBuddy().redefine(Work.class).name(Work.class.getName() + "$" + suffix);
-        for (Advice each : advice) {
-            builder = builder.visit(each.withExceptionHandler(Advice.ExceptionHandler.Default.SUPPRESSING).on(named("applyAsInt")));
-        }
-        Class<? extends Work> type = builder.make().load(Work.class.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER).getLoaded();
-        return type.getDeclaredConstructor().newInstance();
+    /** A copy of {@link Work} in a class loader of its own, with {@code gate} woven into {@code applyAsInt}. */
+    private static IntUnaryOperator woven(Gate gate) throws ReflectiveOperationException, IOException {
+        return (IntUnaryOperator) WovenClasses.woven(Work.class, List.of(gate), false).getDeclaredConstructor()
+                .newInstance();
     }
 
     @Benchmark

@@ -1,5 +1,6 @@
 package io.loadsmith.stall.gate;
 
+import io.loadsmith.stall.clock.Clock;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -28,6 +29,8 @@ public final class ReplicaHeader {
     /** How deep {@code getResponse()} and {@code getHeaders()} are followed. */
     private static final int MAX_DEPTH = 3;
 
+    private static final Clock CLOCK = Clock.system();
+
     private static volatile String replica = "unknown";
 
     private static final ClassValue<Setter> SETTERS = new ClassValue<>() {
@@ -54,6 +57,17 @@ public final class ReplicaHeader {
     /** The replica id the header names. */
     public static String replica() {
         return replica;
+    }
+
+    /**
+     * {@link StallGate#passGlobal()} timed, then the header on {@code response} with those two moments: what
+     * the agent's entry gate calls with {@code trace-header=on} (one static call woven into the method).
+     * Never throws.
+     */
+    public static void passGlobalAndAdd(Object response) {
+        long recvNanos = CLOCK.nanoTime();
+        StallGate.passGlobal();
+        add(response, recvNanos, CLOCK.nanoTime());
     }
 
     /** The header's value: {@code <replica>;recv=<recvNanos>;sent=<sentNanos>}. */

@@ -41,15 +41,15 @@ public final class StallGate {
     public StallGate() {
     }
 
-    /** The JVM-wide gate that the agent's advice calls. */
+    /** The JVM-wide gate that the agent's gates call. */
     public static StallGate global() {
         return GLOBAL;
     }
 
     /**
-     * {@code global().pass()} in one static call: what the agent's advice calls, so that the advice adds
-     * as few bytes as possible to the methods it is woven into (a method's size decides whether the JIT
-     * inlines it). One volatile read while no window is open; never throws.
+     * {@code global().pass()} in one static call: what the agent weaves into a gated method, so that the gate
+     * adds as few bytes as possible to it (3: a method's size decides whether the JIT inlines it). One
+     * volatile read while no window is open; never throws.
      */
     public static void passGlobal() {
         GLOBAL.pass();

@@ -1,8 +1,8 @@
 package io.loadsmith.agent.target.jetty12;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static io.loadsmith.agent.target.MethodMatcher.named;
+import static io.loadsmith.agent.target.MethodMatcher.takesArgument;
+import static io.loadsmith.agent.target.MethodMatcher.takesArguments;
 
 import io.loadsmith.agent.target.Gate;
 import io.loadsmith.agent.target.Target;
@@ -26,7 +26,7 @@ public final class Jetty12Target {
                 List.of(
                         Gate.enter("org.eclipse.jetty.server.Server",
                                 named("handle").and(takesArguments(3))
-                                        .and(takesArgument(0, named("org.eclipse.jetty.server.Request"))),
+                                        .and(takesArgument(0, "org.eclipse.jetty.server.Request")),
                                 "handle(Request, Response, Callback)").withResponseArgument(1),
                         Gate.enter("org.eclipse.jetty.server.internal.HttpChannelState$ChannelResponse",
                                 named("write").and(takesArguments(3)),

@@ -1,8 +1,8 @@
 package io.loadsmith.agent.target.jetty9;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static io.loadsmith.agent.target.MethodMatcher.named;
+import static io.loadsmith.agent.target.MethodMatcher.takesArgument;
+import static io.loadsmith.agent.target.MethodMatcher.takesArguments;
 
 import io.loadsmith.agent.target.Gate;
 import io.loadsmith.agent.target.Target;
@@ -25,7 +25,7 @@ public final class Jetty9Target {
                 List.of(
                         Gate.enter("org.eclipse.jetty.server.Server",
                                 named("handle").and(takesArguments(1))
-                                        .and(takesArgument(0, named("org.eclipse.jetty.server.HttpChannel"))),
+                                        .and(takesArgument(0, "org.eclipse.jetty.server.HttpChannel")),
                                 "handle(HttpChannel)").withResponseArgument(0),
                         Gate.enter("org.eclipse.jetty.server.HttpChannel",
                                 named("sendResponse").and(takesArguments(4)),

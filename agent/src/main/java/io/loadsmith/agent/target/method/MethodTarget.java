@@ -1,9 +1,6 @@
 package io.loadsmith.agent.target.method;
 
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
-import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.not;
+import static io.loadsmith.agent.target.MethodMatcher.named;
 
 import io.loadsmith.agent.AgentOptions.MethodRef;
 import io.loadsmith.agent.target.Gate;
@@ -25,7 +22,7 @@ public final class MethodTarget {
         List<Gate> gates = new ArrayList<>();
         for (MethodRef ref : methods) {
             gates.add(Gate.around(ref.className(),
-                    named(ref.methodName()).and(not(isAbstract())).and(not(isConstructor())),
+                    named(ref.methodName()),
                     ref.methodName() + "(..)"));
         }
         return new Target("method", "the methods named with method=Class#method", List.of(), gates);

@@ -1,8 +1,7 @@
 package io.loadsmith.agent.target.netty;
 
-import static net.bytebuddy.matcher.ElementMatchers.isBridge;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.not;
+import static io.loadsmith.agent.target.MethodMatcher.named;
+import static io.loadsmith.agent.target.MethodMatcher.notBridge;
 
 import io.loadsmith.agent.target.Gate;
 import io.loadsmith.agent.target.Target;
@@ -31,7 +30,7 @@ public final class NettyTarget {
                         createMessage("io.vertx.core.http.impl.VertxHttpRequestDecoder"),
                         createMessage("io.vertx.core.http.impl.http1.VertxHttpRequestDecoder"),
                         Gate.enter("io.netty.handler.codec.http.HttpResponseEncoder",
-                                named("encodeInitialLine").and(not(isBridge())),
+                                named("encodeInitialLine").and(notBridge()),
                                 "encodeInitialLine(ByteBuf, HttpResponse)")));
     }
 

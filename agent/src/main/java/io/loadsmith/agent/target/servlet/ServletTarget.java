@@ -1,8 +1,8 @@
 package io.loadsmith.agent.target.servlet;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static io.loadsmith.agent.target.MethodMatcher.named;
+import static io.loadsmith.agent.target.MethodMatcher.takesArgument;
+import static io.loadsmith.agent.target.MethodMatcher.takesArguments;
 
 import io.loadsmith.agent.target.Gate;
 import io.loadsmith.agent.target.Target;
@@ -26,11 +26,11 @@ public final class ServletTarget {
                 List.of(
                         Gate.around("jakarta.servlet.http.HttpServlet",
                                 named("service").and(takesArguments(2))
-                                        .and(takesArgument(0, named("jakarta.servlet.http.HttpServletRequest"))),
+                                        .and(takesArgument(0, "jakarta.servlet.http.HttpServletRequest")),
                                 "service(HttpServletRequest, HttpServletResponse)").withResponseArgument(1),
                         Gate.around("javax.servlet.http.HttpServlet",
                                 named("service").and(takesArguments(2))
-                                        .and(takesArgument(0, named("javax.servlet.http.HttpServletRequest"))),
+                                        .and(takesArgument(0, "javax.servlet.http.HttpServletRequest")),
                                 "service(HttpServletRequest, HttpServletResponse)").withResponseArgument(1)));
     }
 }

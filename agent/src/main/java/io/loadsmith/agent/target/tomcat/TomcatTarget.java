@@ -1,7 +1,7 @@
 package io.loadsmith.agent.target.tomcat;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static io.loadsmith.agent.target.MethodMatcher.named;
+import static io.loadsmith.agent.target.MethodMatcher.takesArguments;
 
 import io.loadsmith.agent.target.Gate;
 import io.loadsmith.agent.target.Target;
