@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,7 @@ import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * End to end: the scored service with the real agent in a child JVM, an open loop and then a closed loop
@@ -116,15 +118,12 @@ class ServicePausesIT {
         Exception[] failure = new Exception[1];
         Thread gc = new Thread(() -> {
             try {
-                long deadline = System.nanoTime() + 60 * S;
                 // the agent is armed when the warm-up has drained, a moment before the counted run starts
-                while (!service.admin().health().path("armed").asBoolean() && System.nanoTime() - deadline < 0) {
-                    Thread.sleep(5);
-                }
+                await("the agent armed").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
+                        .until(() -> service.admin().health().path("armed").asBoolean());
                 long armedAt = made.get();
-                while (made.get() < armedAt + 20 && System.nanoTime() - deadline < 0) {
-                    Thread.sleep(1);
-                }
+                await("20 requests made since the arm").atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(1)).until(() -> made.get() >= armedAt + 20);
                 long before = System.nanoTime();
                 commands.gcRun();
                 bracket[0] = new Bracket(before, System.nanoTime());

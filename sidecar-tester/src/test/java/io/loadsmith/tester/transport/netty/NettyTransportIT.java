@@ -1,6 +1,7 @@
 package io.loadsmith.tester.transport.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.loadsmith.tester.transport.ConnectionStats;
 import io.loadsmith.tester.transport.Exchange;
@@ -13,6 +14,7 @@ import io.loadsmith.tester.transport.TransportOptions;
 import io.loadsmith.tester.transport.http.TestServer;
 import io.loadsmith.tester.transport.http1.RequestPlan;
 import io.netty.buffer.ByteBuf;
+import java.time.Duration;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -419,11 +421,9 @@ class NettyTransportIT {
         http.transport().cancelAll(); // nothing in flight, and no exception
     }
 
-    private static void awaitSent(OpenTransport http, long sent) throws InterruptedException {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (http.stats().sent() < sent && System.nanoTime() < deadline) {
-            Thread.sleep(5); // polling with a deadline
-        }
+    private static void awaitSent(OpenTransport http, long sent) {
+        await("requests sent").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                .until(() -> http.stats().sent(), n -> n >= sent);
         assertThat(http.stats().sent()).isEqualTo(sent);
     }
 
