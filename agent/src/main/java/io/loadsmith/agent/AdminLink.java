@@ -20,12 +20,6 @@ import java.util.Optional;
  */
 final class AdminLink {
 
-    /**
-     * How long after the admin API starts the observer starts JFR once ahead of the first run: at once, on its
-     * own thread (a run armed in the next second would otherwise get the JVM's first JFR start).
-     */
-    static final java.time.Duration PREPARE_DELAY = java.time.Duration.ZERO;
-
     private AdminLink() {
     }
 
@@ -36,9 +30,7 @@ final class AdminLink {
             case ALWAYS -> PauseObserver.start(Clock.system());
             case OFF -> null;
         };
-        if (pauses != null) {
-            pauses.prepare(PREPARE_DELAY); // the JVM's first JFR start, out of the first run
-        }
+        // the observer's first JFR start waits for the first admin call (AdminRouter), off the host's start
         String replica = options.replica();
         AdminConfig config = AdminConfig.builder()
                 .pauses(pauses)

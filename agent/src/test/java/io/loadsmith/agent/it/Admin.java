@@ -142,7 +142,7 @@ final class Admin {
             health = get("/health").body();
         }
         if (health.contains("\"jfr\":\"preparing\"")) {
-            throw new AssertionError("the observer still prepared JFR 30 s after the agent started: " + health);
+            throw new AssertionError("the observer still prepared JFR 30 s after the first admin call: " + health);
         }
     }
 

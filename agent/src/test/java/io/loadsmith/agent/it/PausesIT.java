@@ -43,7 +43,8 @@ class PausesIT {
         try (ChildJvm app = start("admin=127.0.0.1:0")) {
             app.appPort();
             Admin admin = new Admin(app.adminUrl(), null);
-            awaitNoObserverThread(app); // JFR started once and stopped ahead of the first run (prepare)
+            admin.awaitPrepared(); // the first call has JFR started once and stopped ahead of the first run
+            awaitNoObserverThread(app);
             assertThat(admin.get("/health").body()).contains("\"pauses\":{\"observing\":true,\"mode\":\"armed\",\"running\":false,\"jfr\":\"idle\"");
             assertThat(jcmd(app.pid(), "JFR.check")).contains("No available recordings");
 

@@ -280,14 +280,31 @@ class AdminServerIT {
     }
 
     /**
-     * An observer of {@code whenArmed}: idle (no thread, no JFR recording) until {@code POST /arm}, observing
+     * An observer of {@code whenArmed}: idle (no thread, no JFR recording) until the first call, which has it
+     * start and stop JFR once; idle again until {@code POST /arm}, observing
      * until a {@code POST /disarm} plus the grace, as {@code /health} says, idle again with its pauses still
      * served; armed again, observing until the end of that run plus the grace.
      */
     @Test
     void a_when_armed_observer_runs_from_an_arm_to_the_end_of_its_run_and_health_says_so() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger recordingsStarted = new java.util.concurrent.atomic.AtomicInteger();
+        jdk.jfr.FlightRecorderListener counting = new jdk.jfr.FlightRecorderListener() {
+            @Override
+            public void recordingStateChanged(jdk.jfr.Recording recording) {
+                if (recording.getState() == jdk.jfr.RecordingState.RUNNING) {
+                    recordingsStarted.incrementAndGet();
+                }
+            }
+        };
+        jdk.jfr.FlightRecorder.addListener(counting);
         try (PauseObserver observer = PauseObserver.whenArmed(Clock.system(), Duration.ofMillis(300))) {
             AdminClient admin = start(AdminConfig.builder().pauses(observer));
+            assertThat(recordingsStarted.get()).as("nothing started before the first call").isZero();
+            // the first call (here a clock probe, as a tester's) has the observer start JFR once, then idle
+            assertThat(admin.get("/clock").status()).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(30)).until(() -> recordingsStarted.get() == 1
+                    && admin.get("/health").json().get("pauses").get("jfr").asText().equals("idle")
+                    && !threadNamed(PauseObserver.PREPARE_THREAD) && openRecordings() == 0);
             assertObserverIdle(admin);
 
             // its one stall a minute on: armed, between stalls
@@ -315,6 +332,8 @@ class AdminServerIT {
             await().atMost(Duration.ofSeconds(30)).until(() -> !admin.get("/health").json().get("pauses").get("running").asBoolean()
                     && !threadNamed(PauseObserver.SLEEPER_THREAD) && openRecordings() == 0);
             assertObserverIdle(admin);
+        } finally {
+            jdk.jfr.FlightRecorder.removeListener(counting);
         }
     }
 
