@@ -73,7 +73,7 @@ final class ReplicatedRun {
         RunResult result;
         try {
             result = LoadTest.run(tester.stall(true), lanes, source, runDir,
-                    self == null ? arming : self.around(arming), control, writer);
+                    new LoadTest.Options(self == null ? arming : self.around(arming), control, writer));
         } catch (IOException | RuntimeException e) {
             arming.closeFeeds();
             throw e;

@@ -233,8 +233,8 @@ public final class StalledRun {
             return ReplicatedRun.run(tester, lanes, source, runDir, stalls, bins, control, writer, self);
         }
         if (stalls == null) {
-            RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir,
-                    self == null ? RunListener.NONE : self.around(RunListener.NONE), control, writer);
+            RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir, new LoadTest.Options(
+                    self == null ? RunListener.NONE : self.around(RunListener.NONE), control, writer));
             return new Outcome(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
         }
         ClockOffset offset = ClockProbe.measure(lanes.get(0).scheduler(), stalls.admin()::serverNanos,
@@ -245,7 +245,7 @@ public final class StalledRun {
         RunResult result;
         try {
             result = LoadTest.run(tester.stall(true), lanes, source, runDir,
-                    self == null ? arming : self.around(arming), control, writer);
+                    new LoadTest.Options(self == null ? arming : self.around(arming), control, writer));
         } catch (IOException | RuntimeException e) {
             if (arming.feed != null) {
                 arming.feed.close();

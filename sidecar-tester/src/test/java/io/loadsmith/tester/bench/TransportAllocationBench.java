@@ -113,7 +113,7 @@ public final class TransportAllocationBench {
             RunResult result;
             try {
                 result = LoadTest.run(spec, loop, http.transport(), source, dir.resolve(name.replaceAll("[^a-z0-9]", "")),
-                        listener, new RunControl(), writer);
+                        LoadTest.Options.defaults().withListener(listener).withWriter(writer));
             } finally {
                 writer.shutdown();
             }
