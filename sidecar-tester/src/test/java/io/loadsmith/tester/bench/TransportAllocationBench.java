@@ -2,7 +2,6 @@ package io.loadsmith.tester.bench;
 
 import io.loadsmith.tester.engine.LoadTest;
 import io.loadsmith.tester.engine.RequestSource;
-import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
