@@ -271,23 +271,25 @@ public final class StalledRun {
                 disarm(agents);
             }
         }
+        return judgedAndAligned(result, agents, arming.countStartNanos, versions, warnings, tester, options, runDir);
+    }
+
+    /**
+     * The run's outcome once its agents' stalls are in: each agent's judged, kept, aligned with the request
+     * log and its pauses attached; with several agents, each one's requests served and {@code replicas[]}.
+     */
+    private static Outcome judgedAndAligned(RunResult run, List<Agent> agents, long countStartNanos,
+                                            ResultsFile.Versions versions, List<String> warnings, TesterSpec tester,
+                                            Options options, Path runDir) throws IOException {
+        RunResult result = run;
         long countedNanos = Math.round(result.durationMs() * 1e6); // the configured duration, or until a user stop
         List<Replicas.Replica> judged = new ArrayList<>();
         for (Agent agent : agents) {
-            judged.add(judged(agent, agents.size() > 1, arming.countStartNanos, countedNanos, warnings));
+            judged.add(judged(agent, agents.size() > 1, countStartNanos, countedNanos, warnings));
         }
         keepAgentStalls(judged, runDir);
-        List<StallWindow> windows = new ArrayList<>();
-        List<ServerStall> every = new ArrayList<>();
-        for (int r = 0; r < judged.size(); r++) {
-            for (ServerStall stall : judged.get(r).stalls()) {
-                windows.add(stall.onTesterClock(judged.get(r).offset().forAlignment(),
-                        agents.size() > 1 ? r : StallWindow.NO_REPLICA));
-            }
-            every.addAll(judged.get(r).stalls());
-        }
         Path log = runDir.resolve(RequestLog.FILE_NAME);
-        RunAlignment alignment = StallAlignment.alignLog(log, windows, countedNanos, options.bins(),
+        RunAlignment alignment = StallAlignment.alignLog(log, windows(judged), countedNanos, options.bins(),
                 StallAlignment.DEFAULT_SCATTER_CAP, tester.seed(), number -> replicaOf(agents, number));
         if (agents.size() > 1) {
             judged = withServed(judged, log);
@@ -300,10 +302,22 @@ public final class StalledRun {
             result = result.withAgentLost(firstLost);
         }
         result = ServicePauses.attach(result, judged, agents.stream().map(a -> a.admin).toList(),
-                arming.countStartNanos, countedNanos, tester.graceNanos(), runDir, number -> replicaOf(agents, number));
+                countStartNanos, countedNanos, tester.graceNanos(), runDir, number -> replicaOf(agents, number));
         Replicas.Replica first = judged.get(0);
+        List<ServerStall> every = judged.stream().flatMap(r -> r.stalls().stream()).toList();
         return new Outcome(result, first.offset(), first.armed(), every, alignment, first.missing(), versions,
                 agents.size() > 1 ? judged : null);
+    }
+
+    /** Every agent's windows on the tester's clock, each through its own offset; with several, as its replica's. */
+    private static List<StallWindow> windows(List<Replicas.Replica> replicas) {
+        List<StallWindow> windows = new ArrayList<>();
+        for (int r = 0; r < replicas.size(); r++) {
+            ClockOffset aligning = replicas.get(r).offset().forAlignment();
+            int replica = replicas.size() > 1 ? r : StallWindow.NO_REPLICA;
+            replicas.get(r).stalls().forEach(stall -> windows.add(stall.onTesterClock(aligning, replica)));
+        }
+        return windows;
     }
 
     /**
