@@ -2,6 +2,7 @@ package io.loadsmith.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.loadsmith.stall.gate.ReplicaHeader;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,8 +29,8 @@ abstract class AbstractTraceHeaderIT extends AbstractServerStallIT {
     }
 
     private static Traced traced(RawHttp.Timed response) {
-        String header = response.header("Loadsmith-Replica");
-        assertThat(header).as("Loadsmith-Replica in %s", response.head()).isNotNull();
+        String header = response.header(ReplicaHeader.NAME);
+        assertThat(header).as("%s in %s", ReplicaHeader.NAME, response.head()).isNotNull();
         Matcher m = HEADER.matcher(header);
         assertThat(m.matches()).as(header).isTrue();
         return new Traced(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)));

@@ -38,7 +38,7 @@ import java.util.List;
  *
  * <p>Every failure is an {@link AdminException} whose message names the address and the call. Thread-safe.
  */
-public final class AdminClient {
+public final class AdminClient implements AdminApi {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
@@ -72,6 +72,7 @@ public final class AdminClient {
     }
 
     /** The admin address. */
+    @Override
     public URI base() {
         return base;
     }
@@ -96,6 +97,7 @@ public final class AdminClient {
     }
 
     /** Arms a seeded plan under a run id of the caller's (null: the agent makes one); docs/admin-api.md. */
+    @Override
     public Armed arm(SeededPlanSpec spec, StallKind kind, String runId) throws AdminException {
         ObjectNode body = JSON.createObjectNode();
         body.put("seed", spec.seed());
@@ -141,6 +143,7 @@ public final class AdminClient {
     }
 
     /** Cancels pending stalls (a stall in progress ends now) and returns the windows of the run so far. */
+    @Override
     public List<ServerStall> disarm() throws AdminException {
         return stallList(disarmJson(), "/disarm");
     }
@@ -160,6 +163,7 @@ public final class AdminClient {
      * @param runId      only this run's stalls; null for every run's
      * @param sinceIndex the first stall index wanted
      */
+    @Override
     public StallPage stalls(String runId, long sinceIndex) throws AdminException {
         JsonNode answer = stallsJson(runId, sinceIndex);
         return new StallPage(stallList(answer, "/stalls"), requireLong(answer, "next_index", "/stalls"),
@@ -176,6 +180,7 @@ public final class AdminClient {
     }
 
     /** Every stall of a run that has happened, following the pages. */
+    @Override
     public List<ServerStall> stalls(String runId) throws AdminException {
         List<ServerStall> all = new ArrayList<>();
         long since = 0;
@@ -218,6 +223,7 @@ public final class AdminClient {
      * Every pause the agent still keeps, following the pages; {@code observing} and {@code jfr} are the
      * first page's.
      */
+    @Override
     public PausePage pauses() throws AdminException {
         List<ServerPause> all = new ArrayList<>();
         long since = 0;
@@ -235,6 +241,7 @@ public final class AdminClient {
     }
 
     /** The server's clock ({@code now_ns} of {@code GET /clock}); use with {@link ClockProbe}. */
+    @Override
     public long serverNanos() throws AdminException {
         return requireLong(clockJson(), "now_ns", "/clock");
     }
@@ -245,6 +252,7 @@ public final class AdminClient {
     }
 
     /** {@code GET /health} as it answered. */
+    @Override
     public JsonNode health() throws AdminException {
         return call("GET", "/health", null);
     }

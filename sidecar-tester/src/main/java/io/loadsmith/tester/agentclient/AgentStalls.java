@@ -18,15 +18,15 @@ import java.util.List;
  * @param replicas          every agent to arm, {@code admin} first (one per replica of the service; see
  *                          {@link Replicas})
  */
-public record AgentStalls(AdminClient admin, long seed, long meanIntervalNanos, long durationNanos, long minGapNanos,
-                          StallKind kind, List<AdminClient> replicas) {
+public record AgentStalls(AdminApi admin, long seed, long meanIntervalNanos, long durationNanos, long minGapNanos,
+                          StallKind kind, List<AdminApi> replicas) {
 
     public AgentStalls {
         replicas = replicas == null || replicas.isEmpty() ? List.of(admin) : List.copyOf(replicas);
     }
 
     /** One agent. */
-    public AgentStalls(AdminClient admin, long seed, long meanIntervalNanos, long durationNanos, long minGapNanos,
+    public AgentStalls(AdminApi admin, long seed, long meanIntervalNanos, long durationNanos, long minGapNanos,
                        StallKind kind) {
         this(admin, seed, meanIntervalNanos, durationNanos, minGapNanos, kind, List.of(admin));
     }

@@ -1,12 +1,7 @@
 package io.loadsmith.tester.agentclient;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.loadsmith.stall.clock.Clock;
-import io.loadsmith.stall.plan.SeededPlanSpec;
-import io.loadsmith.stall.plan.StallKind;
-
 import io.loadsmith.tester.result.RunResult;
-import java.io.IOException;
+
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -19,18 +14,12 @@ import java.util.List;
 /**
  * The agents of a service's replicas, armed together: {@code stalls.admin} lists several admin URLs, or
  * gives one whose host is a DNS name with several addresses (what a headless Kubernetes Service resolves
- * to), and each address is one agent on the same port. The admin API gives every arming its own run id, so
- * each replica's run keeps the id its agent gave it.
+ * to), and each address is one agent on the same port ({@link #expand}). The admin API gives every arming
+ * its own run id, so each replica's run keeps the id its agent gave it ({@link Replica}).
  *
  * <pre>{@code
  * List<URI> admins = Replicas.expand(List.of(URI.create("http://scored.default.svc:7070")), Replicas.DNS);
- * Replicas replicas = Replicas.of(admins.stream().map(a -> AdminClient.of(a, token)).toList());
- * List<ClockOffset> offsets = replicas.probe(clock, ClockProbe.DEFAULT_PROBES);
- * List<AdminClient.Armed> armed = replicas.arm(spec, StallKind.BLOCK);
  * }</pre>
- *
- * <p>Every call goes to the agents one after the other, in the order of {@link #agents()}; a failure names
- * the agent (its {@link AdminException} does). Thread-safe.
  */
 public final class Replicas {
 
@@ -68,23 +57,7 @@ public final class Replicas {
         }
     }
 
-    private final List<AdminClient> agents;
-
-    private Replicas(List<AdminClient> agents) {
-        this.agents = List.copyOf(agents);
-    }
-
-    /** The agents, in the order they are called. */
-    public static Replicas of(List<AdminClient> agents) {
-        if (agents.isEmpty()) {
-            throw new IllegalArgumentException("no agent to arm");
-        }
-        return new Replicas(agents);
-    }
-
-    /** The agents, in order. */
-    public List<AdminClient> agents() {
-        return agents;
+    private Replicas() {
     }
 
     /**
@@ -129,57 +102,5 @@ public final class Replicas {
             }
         }
         return each;
-    }
-
-    /** Each agent's clock offset to {@code testerClock}, in order. */
-    public List<ClockOffset> probe(Clock testerClock, int probes) throws IOException {
-        List<ClockOffset> offsets = new ArrayList<>();
-        for (AdminClient agent : agents) {
-            offsets.add(ClockProbe.measure(testerClock, agent::serverNanos, probes));
-        }
-        return offsets;
-    }
-
-    /** Arms every agent with the same seeded plan, in order; each answers with its own run id. */
-    public List<AdminClient.Armed> arm(SeededPlanSpec spec, StallKind kind) throws AdminException {
-        List<AdminClient.Armed> armed = new ArrayList<>();
-        for (AdminClient agent : agents) {
-            armed.add(agent.arm(spec, kind));
-        }
-        return armed;
-    }
-
-    /** Each agent's stalls of the run it armed ({@code armed}, in the same order). */
-    public List<List<ServerStall>> stalls(List<AdminClient.Armed> armed) throws AdminException {
-        List<List<ServerStall>> stalls = new ArrayList<>();
-        for (int i = 0; i < agents.size(); i++) {
-            stalls.add(agents.get(i).stalls(armed.get(i).runId()));
-        }
-        return stalls;
-    }
-
-    /** Each agent's id of itself ({@code replica} of {@code GET /health}), null where it does not say. */
-    public List<String> replicaIds() throws AdminException {
-        List<String> ids = new ArrayList<>();
-        for (AdminClient agent : agents) {
-            JsonNode replica = agent.health().path("replica");
-            ids.add(replica.isTextual() ? replica.asText() : null);
-        }
-        return ids;
-    }
-
-    /** Disarms every agent, even after one fails; then throws the first failure. */
-    public void disarmAll() throws AdminException {
-        AdminException first = null;
-        for (AdminClient agent : agents) {
-            try {
-                agent.disarm();
-            } catch (AdminException e) {
-                first = first == null ? e : first;
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
     }
 }

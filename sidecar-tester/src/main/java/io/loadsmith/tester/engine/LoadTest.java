@@ -42,44 +42,54 @@ public final class LoadTest {
     private LoadTest() {
     }
 
-    /** {@link #run(TesterSpec, Scheduler, Transport, RequestSource, Path, RunListener)} without a listener. */
+    /**
+     * What a run is given besides what it sends: its listener, the control that stops it early from any
+     * thread ({@link RunControl}), and the executor that writes its files (tasks run one at a time, in order,
+     * e.g. on one daemon thread, off the scheduler's thread: see {@link RunRecorder}'s constructor; the run
+     * ends once it has written everything). {@link #defaults()}: no listener, a control nobody stops, the
+     * files written on the scheduler's thread ({@code Runnable::run}: a virtual clock's runs stay
+     * deterministic).
+     *
+     * <pre>{@code
+     * LoadTest.run(spec, scheduler, transport, source, runDir, LoadTest.Options.defaults().withControl(control));
+     * }</pre>
+     */
+    public record Options(RunListener listener, RunControl control, Executor writer) {
+
+        /** No listener, never stopped early, files written on the scheduler's thread. */
+        public static Options defaults() {
+            return new Options(RunListener.NONE, new RunControl(), Runnable::run);
+        }
+
+        public Options withListener(RunListener value) {
+            return new Options(value, control, writer);
+        }
+
+        public Options withControl(RunControl value) {
+            return new Options(listener, value, writer);
+        }
+
+        public Options withWriter(Executor value) {
+            return new Options(listener, control, value);
+        }
+    }
+
+    /** Runs the tester on one lane with {@link Options#defaults()}; see the class comment. */
     public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
                                 Path runDir) throws IOException {
-        return run(spec, scheduler, transport, source, runDir, RunListener.NONE);
+        return run(spec, scheduler, transport, source, runDir, Options.defaults());
     }
 
-    /** {@link #run(TesterSpec, Scheduler, Transport, RequestSource, Path, RunListener, RunControl)}, unstoppable. */
+    /** Runs the tester on one lane; see the class comment. */
     public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
-                                Path runDir, RunListener listener) throws IOException {
-        return run(spec, scheduler, transport, source, runDir, listener, new RunControl());
-    }
-
-    /**
-     * Runs the tester; see the class comment. {@code control.stop()} (from any thread) ends the run early
-     * with everything measured so far; see {@link RunControl}.
-     */
-    public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
-                                Path runDir, RunListener listener, RunControl control) throws IOException {
-        return run(spec, List.of(new Lane(scheduler, transport)), source, runDir, listener, control, Runnable::run);
-    }
-
-    /**
-     * {@link #run(TesterSpec, Scheduler, Transport, RequestSource, Path, RunListener, RunControl)} with the run's
-     * files written by {@code writer} (tasks run one at a time, in order, e.g. on one daemon thread), off the
-     * scheduler's thread: see {@link RunRecorder}'s constructor. The run ends once the writer has written
-     * everything. {@code Runnable::run} writes on the scheduler's thread (a virtual clock's runs stay
-     * deterministic).
-     */
-    public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
-                                Path runDir, RunListener listener, RunControl control, Executor writer)
-            throws IOException {
-        return run(spec, List.of(new Lane(scheduler, transport)), source, runDir, listener, control, writer);
+                                Path runDir, Options options) throws IOException {
+        return run(spec, List.of(new Lane(scheduler, transport)), source, runDir, options);
     }
 
     /**
      * Runs the tester on lanes, each a scheduler with its transport and a share of the load, and returns
-     * the one result of the run. One lane is {@link #run(TesterSpec, Scheduler, Transport, RequestSource,
-     * Path, RunListener, RunControl)}. With n lanes:
+     * the one result of the run; {@code options.control().stop()} (from any thread) ends it early with
+     * everything measured so far. One lane is the usual run. With n lanes:
      *
      * <ul>
      *   <li>an open tester's lane i sends share i of n of the schedule ({@link ArrivalSchedule#share}, marks
@@ -91,24 +101,16 @@ public final class LoadTest {
      *       RunListener#countedStart} is called once), and a user stop is handed to every lane; a failure
      *       in one lane fails the run and stops the others;</li>
      *   <li>each lane records on its own thread into a {@link RunRecorder} of its own, in a folder
-     *       {@code .lane-i} of runDir; when the last lane ended, {@link LaneMerge} writes the run's files
-     *       and figures from them and the lane folders are deleted.</li>
+     *       {@code .lane-i} of runDir, its files written by the one writer of the options; when the last lane
+     *       ended, {@link LaneMerge} writes the run's files and figures from them and the lane folders are
+     *       deleted.</li>
      * </ul>
      *
      * The lanes' schedulers must read the same clock; a {@link VirtualScheduler} must be every lane's.
      */
     public static RunResult run(TesterSpec spec, List<Lane> lanes, RequestSource source, Path runDir,
-                                RunListener listener, RunControl control) throws IOException {
-        return run(spec, lanes, source, runDir, listener, control, Runnable::run);
-    }
-
-    /**
-     * {@link #run(TesterSpec, List, RequestSource, Path, RunListener, RunControl)} with every lane's files
-     * written by {@code writer}, as {@link #run(TesterSpec, Scheduler, Transport, RequestSource, Path,
-     * RunListener, RunControl, Executor)} says; the lanes' recorders share it.
-     */
-    public static RunResult run(TesterSpec spec, List<Lane> lanes, RequestSource source, Path runDir,
-                                RunListener listener, RunControl control, Executor writer) throws IOException {
+                                Options options) throws IOException {
+        RunControl control = options.control();
         if (lanes.isEmpty()) {
             throw new IllegalArgumentException("a run needs at least one lane");
         }
@@ -122,7 +124,7 @@ public final class LoadTest {
         for (Lane lane : lanes) {
             lane.scheduler().precision(spec.precisionNanos());
         }
-        Run run = new Run(spec, lanes, source, runDir, listener, control.live(), writer);
+        Run run = new Run(spec, lanes, source, runDir, options.listener(), control.live(), options.writer());
         run.future.whenComplete((result, failure) -> {
             if (control.live() != null) {
                 control.live().finished();

@@ -137,22 +137,34 @@ public final class ResultAssembler {
                     (sendingNanos - durationNanos) / 1e9, durationNanos / 1e9));
         }
         double seconds = sendingNanos / 1e9;
-        return new RunResult(
-                spec.name(), tester(spec), spec.round(), spec.stall(), spec.seed(),
-                recorder.startNanos(), endNanos, durationNanos / 1e6, interrupted,
-                new RunResult.Counts(recorder.scheduled(), sent, total.completed(), total.errors(),
-                        total.dropped(), recorder.skipped(), total.droppedAfterSend()),
-                new RunResult.LatencyViews(latency(total.service()), latency(total.corrected()), estimated),
-                estimate,
-                new RunResult.AboveObjective(spec.objectiveNanos() / 1e6, recorder.serviceAboveObjective(),
-                        recorder.correctedAboveObjective()),
-                lateness(recorder.sendLateness()), lateness(dispatch),
-                new RunResult.Waits(waitedCount, waitedTotalNanos / 1e6, waitedMaxNanos / 1e6),
-                seconds > 0 ? sent / seconds : 0,
-                cost(cpuNanos, sent, endNanos - recorder.startNanos()),
-                timeline,
-                new RunResult.Spectrum(spectrum(total.service()), spectrum(total.corrected())),
-                steps, warnings, List.of(), RequestLog.FILE_NAME, RunRecorder.HLOG_FILE_NAME);
+        RunResult.Builder run = RunResult.builder();
+        run.name = spec.name();
+        run.tester = tester(spec);
+        run.round = spec.round();
+        run.stall = spec.stall();
+        run.seed = spec.seed();
+        run.startNs = recorder.startNanos();
+        run.endNs = endNanos;
+        run.durationMs = durationNanos / 1e6;
+        run.interrupted = interrupted;
+        run.counts = new RunResult.Counts(recorder.scheduled(), sent, total.completed(), total.errors(),
+                total.dropped(), recorder.skipped(), total.droppedAfterSend());
+        run.latencyMs = new RunResult.LatencyViews(latency(total.service()), latency(total.corrected()), estimated);
+        run.estimate = estimate;
+        run.aboveObjective = new RunResult.AboveObjective(spec.objectiveNanos() / 1e6,
+                recorder.serviceAboveObjective(), recorder.correctedAboveObjective());
+        run.sendLatenessMs = lateness(recorder.sendLateness());
+        run.dispatchLatenessMs = lateness(dispatch);
+        run.waits = new RunResult.Waits(waitedCount, waitedTotalNanos / 1e6, waitedMaxNanos / 1e6);
+        run.achievedRate = seconds > 0 ? sent / seconds : 0;
+        run.cost = cost(cpuNanos, sent, endNanos - recorder.startNanos());
+        run.timeline = timeline;
+        run.spectrum = new RunResult.Spectrum(spectrum(total.service()), spectrum(total.corrected()));
+        run.steps = steps;
+        run.warnings = warnings;
+        run.requestsLog = RequestLog.FILE_NAME;
+        run.hlog = RunRecorder.HLOG_FILE_NAME;
+        return run.build();
     }
 
     /** The tester's CPU per request sent, in all and per second of elapsed counted run (-1 when unknown). */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * One tester run in {@code results.json} (an element of {@code runs[]}). Latencies in milliseconds, times
@@ -16,7 +17,8 @@ import java.util.List;
  * {@code servicePauses} and {@code pauseSummary} are set by {@link #withServicePauses} for a run whose agent
  * observes pauses.
  * The two before the last are the tester's own pauses of a real run ({@link #withTesterPauses}); the last,
- * {@code replicas}, the agents of a run armed on several ({@link #withReplicas}).
+ * {@code replicas}, the agents of a run armed on several ({@link #withReplicas}). Built by name through
+ * {@link #builder()} or {@link #with}; the canonical constructor is for reading the JSON.
  */
 public record RunResult(
         @JsonProperty(required = true) String name,
@@ -69,65 +71,68 @@ public record RunResult(
         servicePauses = servicePauses == null ? null : List.copyOf(servicePauses);
     }
 
-    /** A run as the engine ends it: no stall alignment yet. */
-    public RunResult(String name, Tester tester, int round, boolean stall, long seed, long startNs, long endNs,
-                     double durationMs, boolean interrupted, Counts counts, LatencyViews latencyMs, Estimate estimate,
-                     AboveObjective aboveObjective, Lateness sendLatenessMs, Lateness dispatchLatenessMs, Waits waits,
-                     double achievedRate, Cost cost, List<TimelinePoint> timeline, Spectrum spectrum,
-                     List<StepResult> steps, List<String> warnings, List<StallRow> stalls, String requestsLog,
-                     String hlog) {
-        this(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts, latencyMs, estimate,
-                aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate, cost, timeline, spectrum, steps,
-                warnings, stalls, requestsLog, hlog, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+    /** A run field by field, every field unset: set those the run has, then {@link Builder#build()}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** This run with what {@code change} sets on a copy of its fields (the withers below are made of it). */
+    public RunResult with(Consumer<Builder> change) {
+        Builder copy = new Builder(this);
+        change.accept(copy);
+        return copy.build();
     }
 
     /**
-     * A run field by field, for the withers: each copies this run, sets what it changes and builds, so that
-     * a new field is added here and in the record alone.
+     * A run field by field, by name (never by position): a new field is added here and in the record alone.
+     * Lists left null are empty.
      */
-    private static final class Copy {
-        String name;
-        Tester tester;
-        int round;
-        boolean stall;
-        long seed;
-        long startNs;
-        long endNs;
-        double durationMs;
-        boolean interrupted;
-        Counts counts;
-        LatencyViews latencyMs;
-        Estimate estimate;
-        AboveObjective aboveObjective;
-        Lateness sendLatenessMs;
-        Lateness dispatchLatenessMs;
-        Waits waits;
-        double achievedRate;
-        Cost cost;
-        List<TimelinePoint> timeline;
-        Spectrum spectrum;
-        List<StepResult> steps;
-        List<String> warnings;
-        List<StallRow> stalls;
-        String requestsLog;
-        String hlog;
-        String dir;
-        String arm;
-        StallSummary stallSummary;
-        Long clockOffsetNs;
-        Long clockUncertaintyNs;
-        Long clockOffsetUsedNs;
-        String runId;
-        Connections connections;
-        TransportUsed transport;
-        AgentLost agentLost;
-        List<PauseRow> servicePauses;
-        PauseSummary pauseSummary;
-        List<TesterPause> testerPauses;
-        Long requestsMetTesterPause;
-        List<ReplicaUsed> replicas;
+    public static final class Builder {
+        public String name;
+        public Tester tester;
+        public int round;
+        public boolean stall;
+        public long seed;
+        public long startNs;
+        public long endNs;
+        public double durationMs;
+        public boolean interrupted;
+        public Counts counts;
+        public LatencyViews latencyMs;
+        public Estimate estimate;
+        public AboveObjective aboveObjective;
+        public Lateness sendLatenessMs;
+        public Lateness dispatchLatenessMs;
+        public Waits waits;
+        public double achievedRate;
+        public Cost cost;
+        public List<TimelinePoint> timeline;
+        public Spectrum spectrum;
+        public List<StepResult> steps;
+        public List<String> warnings;
+        public List<StallRow> stalls;
+        public String requestsLog;
+        public String hlog;
+        public String dir;
+        public String arm;
+        public StallSummary stallSummary;
+        public Long clockOffsetNs;
+        public Long clockUncertaintyNs;
+        public Long clockOffsetUsedNs;
+        public String runId;
+        public Connections connections;
+        public TransportUsed transport;
+        public AgentLost agentLost;
+        public List<PauseRow> servicePauses;
+        public PauseSummary pauseSummary;
+        public List<TesterPause> testerPauses;
+        public Long requestsMetTesterPause;
+        public List<ReplicaUsed> replicas;
 
-        Copy(RunResult r) {
+        private Builder() {
+        }
+
+        private Builder(RunResult r) {
             name = r.name;
             tester = r.tester;
             round = r.round;
@@ -170,7 +175,8 @@ public record RunResult(
             replicas = r.replicas;
         }
 
-        RunResult build() {
+        /** The run these fields make. */
+        public RunResult build() {
             return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
                     latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate,
                     cost, timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary,
@@ -188,47 +194,40 @@ public record RunResult(
      */
     public RunResult withAlignment(String folder, String line, Aligned aligned) {
         String prefix = folder.isEmpty() ? "" : folder + "/";
-        Copy c = new Copy(this);
-        c.stalls = aligned == null ? List.of() : aligned.stalls();
-        c.requestsLog = requestsLog == null ? null : prefix + requestsLog;
-        c.hlog = hlog == null ? null : prefix + hlog;
-        c.dir = folder;
-        c.arm = line;
-        c.stallSummary = aligned == null ? null : aligned.summary();
-        c.clockOffsetNs = aligned == null ? null : aligned.clockOffsetNs();
-        c.clockUncertaintyNs = aligned == null ? null : aligned.clockUncertaintyNs();
-        c.clockOffsetUsedNs = aligned == null ? null : aligned.clockOffsetUsedNs();
-        c.runId = aligned == null ? null : aligned.runId();
-        return c.build();
+        return with(c -> {
+            c.stalls = aligned == null ? List.of() : aligned.stalls();
+            c.requestsLog = requestsLog == null ? null : prefix + requestsLog;
+            c.hlog = hlog == null ? null : prefix + hlog;
+            c.dir = folder;
+            c.arm = line;
+            c.stallSummary = aligned == null ? null : aligned.summary();
+            c.clockOffsetNs = aligned == null ? null : aligned.clockOffsetNs();
+            c.clockUncertaintyNs = aligned == null ? null : aligned.clockUncertaintyNs();
+            c.clockOffsetUsedNs = aligned == null ? null : aligned.clockOffsetUsedNs();
+            c.runId = aligned == null ? null : aligned.runId();
+        });
     }
 
     /** This run with more warnings appended. */
     public RunResult withWarnings(List<String> more) {
-        Copy c = new Copy(this);
-        c.warnings = new ArrayList<>(warnings);
-        c.warnings.addAll(more);
-        return c.build();
+        List<String> all = new ArrayList<>(warnings);
+        all.addAll(more);
+        return with(c -> c.warnings = all);
     }
 
     /** This run with its transport's connection counts (null: not counted, e.g. a simulation). */
     public RunResult withConnections(Connections value) {
-        Copy c = new Copy(this);
-        c.connections = value;
-        return c.build();
+        return with(c -> c.connections = value);
     }
 
     /** This run with the transport that ran it (null: none, a simulation). */
     public RunResult withTransport(TransportUsed value) {
-        Copy c = new Copy(this);
-        c.transport = value;
-        return c.build();
+        return with(c -> c.transport = value);
     }
 
     /** This run with the agent lost during it (null: the agent answered to the end). */
     public RunResult withAgentLost(AgentLost value) {
-        Copy c = new Copy(this);
-        c.agentLost = value;
-        return c.build();
+        return with(c -> c.agentLost = value);
     }
 
     /**
@@ -236,10 +235,10 @@ public record RunResult(
      * ({@code pause_summary}); null for both: not observed.
      */
     public RunResult withServicePauses(List<PauseRow> rows, PauseSummary summary) {
-        Copy c = new Copy(this);
-        c.servicePauses = rows;
-        c.pauseSummary = summary;
-        return c.build();
+        return with(c -> {
+            c.servicePauses = rows;
+            c.pauseSummary = summary;
+        });
     }
 
     /**
@@ -260,10 +259,10 @@ public record RunResult(
 
     /** This run with the tester's own pauses and the requests that met one (real runs only). */
     public RunResult withTesterPauses(List<TesterPause> pauses, long metRequests) {
-        Copy c = new Copy(this);
-        c.testerPauses = List.copyOf(pauses);
-        c.requestsMetTesterPause = metRequests;
-        return c.build();
+        return with(c -> {
+            c.testerPauses = List.copyOf(pauses);
+            c.requestsMetTesterPause = metRequests;
+        });
     }
 
     /**
@@ -303,13 +302,27 @@ public record RunResult(
                         long inFlightAtStart, long overlapping, boolean met) {
             this(index, startNs, endNs, held, sentDuring, intendedDuring, inFlightAtStart, overlapping, met, null);
         }
+
+        /** This row with its window moved by {@code nanos}. */
+        public StallRow shifted(long nanos) {
+            return new StallRow(index, startNs + nanos, endNs + nanos, held, sentDuring, intendedDuring,
+                    inFlightAtStart, overlapping, met, replica);
+        }
+
+        /**
+         * This window's counts and {@code other}'s (the same stall, met by another tester) added: its times,
+         * the agent's held count once, met when both met it.
+         */
+        public StallRow plus(StallRow other) {
+            return new StallRow(index, startNs, endNs, Math.max(held, other.held), sentDuring + other.sentDuring,
+                    intendedDuring + other.intendedDuring, inFlightAtStart + other.inFlightAtStart,
+                    overlapping + other.overlapping, met && other.met, replica);
+        }
     }
 
     /** This run with the replicas its stalls came from (null: one agent). */
     public RunResult withReplicas(List<ReplicaUsed> value) {
-        Copy c = new Copy(this);
-        c.replicas = value;
-        return c.build();
+        return with(c -> c.replicas = value);
     }
 
     /**
@@ -398,6 +411,13 @@ public record RunResult(
      */
     public record Counts(long scheduled, long sent, long completed, long errors, long dropped, long skipped,
                          long droppedAfterSend) {
+
+        /** These counts and {@code other}'s added (the shards of one load). */
+        public Counts plus(Counts other) {
+            return new Counts(scheduled + other.scheduled, sent + other.sent, completed + other.completed,
+                    errors + other.errors, dropped + other.dropped, skipped + other.skipped,
+                    droppedAfterSend + other.droppedAfterSend);
+        }
     }
 
     /** p50 ... max and mean of one latency, in ms. */
@@ -415,14 +435,29 @@ public record RunResult(
 
     /** Requests strictly above the objective, for each latency. */
     public record AboveObjective(double thresholdMs, long service, long corrected) {
+
+        /** These counts and {@code other}'s added, above this threshold. */
+        public AboveObjective plus(AboveObjective other) {
+            return new AboveObjective(thresholdMs, service + other.service, corrected + other.corrected);
+        }
     }
 
     /** Percentiles of a lateness (actual send − intended, or − the moment the engine asked to send), ms. */
     public record Lateness(double p50, double p99, double max) {
+
+        /** The larger of each figure of this and {@code other}: an upper bound of both together. */
+        public Lateness worst(Lateness other) {
+            return new Lateness(Math.max(p50, other.p50), Math.max(p99, other.p99), Math.max(max, other.max));
+        }
     }
 
     /** Requests that waited for a concurrency slot (open) or for the previous answer (paced catch-up). */
     public record Waits(long count, double totalMs, double maxMs) {
+
+        /** These waits and {@code other}'s together. */
+        public Waits plus(Waits other) {
+            return new Waits(count + other.count, totalMs + other.totalMs, Math.max(maxMs, other.maxMs));
+        }
     }
 
     /**
@@ -483,5 +518,11 @@ public record RunResult(
 
     /** A step's counts, with the same meanings as {@link Counts}: sent = completed + errors. */
     public record StepCounts(long sent, long completed, long errors, long dropped) {
+
+        /** These counts and {@code other}'s added. */
+        public StepCounts plus(StepCounts other) {
+            return new StepCounts(sent + other.sent, completed + other.completed, errors + other.errors,
+                    dropped + other.dropped);
+        }
     }
 }

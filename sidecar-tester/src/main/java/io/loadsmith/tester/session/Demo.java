@@ -164,7 +164,8 @@ public final class Demo {
             console.flush();
             Path runDir = out.resolve("runs").resolve(arm.name());
             StalledRun.Outcome outcome = StalledRun.real(arm.tester(), requests,
-                    TransportOptions.connections(arm.connections()), runDir, stalls, bins, stops.next());
+                    TransportOptions.connections(arm.connections()), runDir,
+                    StalledRun.Options.stalled(stalls, bins).withControl(stops.next()));
             entries.add(new AlignedResults.Entry(runDir, outcome, arm.name()));
         }
         Path file = ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME), AlignedResults.build(out, entries));

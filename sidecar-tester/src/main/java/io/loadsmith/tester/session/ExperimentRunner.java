@@ -125,8 +125,8 @@ public final class ExperimentRunner {
                     console.printf(Locale.ROOT, "round %d/%d, run %d: %-16s stall %-3s ...", round, spec.rounds(),
                             runNumber, slot.arm().name(), slot.stall() ? "on" : "off");
                     console.flush();
-                    StalledRun.Outcome outcome = StalledRun.real(tester, scenario.source(target),
-                            scenario.transport(), runDir, stalls, bins, stops.next());
+                    StalledRun.Outcome outcome = StalledRun.real(tester, scenario.source(target), scenario.transport(),
+                            runDir, StalledRun.Options.stalled(stalls, bins).withControl(stops.next()));
                     if (idle != null && idle.busy()) {
                         outcome = outcome.withResult(outcome.result().withWarnings(List.of(idle.warning())));
                     }

@@ -1,12 +1,13 @@
 package io.loadsmith.tester.session;
 
 import io.loadsmith.stall.admin.TokenFile;
+import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.plan.SeededPlanSpec;
+import io.loadsmith.tester.agentclient.AdminApi;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.agentclient.Replicas;
-import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.LiveStats;
@@ -113,7 +114,7 @@ public final class ScenarioRun {
             AgentStalls agent = scenario.stalls() == null ? null : agent(scenario);
             SharedStalls shared = agent == null || !sharding.sharded() ? null : shared(scenario, tester, sharding, agent);
             try (TargetWatch watch = control.live() == null ? null
-                    : TargetWatch.start(control.live(), control, scenario.target().giveUpAfterNanos())) {
+                    : TargetWatch.start(control.live(), control, scenario.target().giveUpAfterNanos(), Clock.system())) {
                 stalled = runReal(scenario, tester, url, agent, dir, control, live, shared);
                 lost = watch == null ? null : watch.lost();
             }
@@ -156,9 +157,8 @@ public final class ScenarioRun {
         TransportOptions options = scenario.transport();
         try (OpenTransport http = Transports.open(options);
              AutoCloseable view = live == null ? null : live.start(http.stats(), control.live())) {
-            return StalledRun.run(tester, http, scenario.source(url), dir, agent,
-                    agent == null ? null : AlignedBins.forStall(agent.durationNanos()), control, shared)
-                    .withTransport(options, http);
+            return StalledRun.run(tester, http, scenario.source(url), dir,
+                    StalledRun.Options.stalled(agent).withControl(control).withShared(shared)).withTransport(options, http);
         }
     }
 
@@ -170,7 +170,7 @@ public final class ScenarioRun {
         Scenario.AgentStalls stalls = scenario.stalls();
         SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();
         String token = token(stalls.tokenFile(), scenario.file());
-        List<AdminClient> agents = new ArrayList<>();
+        List<AdminApi> agents = new ArrayList<>();
         for (URI admin : Replicas.expand(stalls.admins(), Replicas.DNS)) {
             agents.add(AdminClient.of(admin, token));
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.loadsmith.tester.agentclient.AdminApi;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.ClockOffset;
@@ -49,37 +50,24 @@ final class ServicePauses {
     }
 
     /**
-     * {@code result} with the run's {@code service_pauses} and {@code pause_summary}, or as it was when the
-     * agent serves no pauses.
+     * {@code result} with the run's {@code service_pauses} and {@code pause_summary}, or as it was when no
+     * agent serves pauses. Each agent's pauses are moved to the tester's clock by the offset its stalls are
+     * moved by; with several agents each pause is its replica's, and a request counts only for the pauses of
+     * the replica that served it ({@code replicaOf}, as for the stalls), one that does not say against every
+     * replica's. An agent lost during the run, or one that serves no pauses, gives none. With one agent
+     * {@code agent-pauses.json} is its {@code {"run_id": ..., "pauses": [...]}}; with several it is
+     * {@code {"replicas": [{"replica": URL, "run_id": ..., "pauses": [...]}]}}.
      *
-     * @param runId           the agent's id of the armed run (written into the file)
-     * @param aligning        the offset the stall windows were moved by
+     * @param replicas        what each agent did in the run, in order
+     * @param agents          the agents, in the same order
      * @param countStartNanos the counted run's start, on the tester's clock
      * @param durationNanos   the counted run's length
      * @param graceNanos      the grace after it
      */
-    static RunResult attach(RunResult result, AdminClient admin, String runId, ClockOffset aligning,
-                            long countStartNanos, long durationNanos, long graceNanos, Path runDir) throws IOException {
-        Kept kept = kept(admin, aligning, StallWindow.NO_REPLICA, countStartNanos, countStartNanos + durationNanos + graceNanos);
-        if (kept == null) {
-            return result;
-        }
-        write(runDir.resolve(FILE_NAME), page(runId, kept.served()));
-        PauseAlignment aligned = PauseAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), kept.windows(),
-                durationNanos, null);
-        return result.withServicePauses(rows(aligned, List.of()), summary(aligned.summary()));
-    }
-
-    /**
-     * {@link #attach} for a run on several agents: each agent's pauses moved by its own offset and kept as
-     * its replica's; a request counts only for the pauses of the replica that served it ({@code replicaOf},
-     * as for the stalls), one that does not say against every replica's. An agent lost during the run, or
-     * one that serves no pauses, gives none; when none gives any the result is as it was.
-     * {@code agent-pauses.json} is then {@code {"replicas": [{"replica": URL, "run_id": ..., "pauses": [...]}]}}.
-     */
-    static RunResult attach(RunResult result, List<Replicas.Replica> replicas, List<AdminClient> agents,
+    static RunResult attach(RunResult result, List<Replicas.Replica> replicas, List<AdminApi> agents,
                             long countStartNanos, long durationNanos, long graceNanos, Path runDir,
                             IntUnaryOperator replicaOf) throws IOException {
+        boolean several = replicas.size() > 1;
         long keepToNanos = countStartNanos + durationNanos + graceNanos;
         ObjectNode root = JSON.createObjectNode();
         ArrayNode pages = root.putArray("replicas");
@@ -88,20 +76,21 @@ final class ServicePauses {
         for (int r = 0; r < replicas.size(); r++) {
             Replicas.Replica replica = replicas.get(r);
             addresses.add(replica.address());
-            Kept kept = replica.lost() != null ? null
-                    : kept(agents.get(r), replica.offset().forAlignment(), r, countStartNanos, keepToNanos);
+            Kept kept = replica.lost() != null ? null : kept(agents.get(r), replica.offset().forAlignment(),
+                    several ? r : StallWindow.NO_REPLICA, countStartNanos, keepToNanos);
             if (kept != null) {
-                pages.addObject().put("replica", replica.address()).setAll(page(replica.armed().runId(), kept.served()));
+                ObjectNode page = page(replica.armed().runId(), kept.served());
+                pages.add(several ? JSON.createObjectNode().put("replica", replica.address()).setAll(page) : page);
                 windows.addAll(kept.windows());
             }
         }
         if (pages.isEmpty()) {
             return result;
         }
-        write(runDir.resolve(FILE_NAME), root);
+        write(runDir.resolve(FILE_NAME), several ? root : (ObjectNode) pages.get(0));
         PauseAlignment aligned = PauseAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows, durationNanos,
                 null, replicaOf);
-        return result.withServicePauses(rows(aligned, addresses), summary(aligned.summary()));
+        return result.withServicePauses(rows(aligned, several ? addresses : List.of()), summary(aligned.summary()));
     }
 
     /** One agent's pauses that overlap the counted run or its grace: as served, and on the tester's clock. */
@@ -109,7 +98,7 @@ final class ServicePauses {
     }
 
     /** What {@code admin} served of the run's span, its windows of replica {@code replica}; null if it serves none. */
-    private static Kept kept(AdminClient admin, ClockOffset aligning, int replica, long countStartNanos,
+    private static Kept kept(AdminApi admin, ClockOffset aligning, int replica, long countStartNanos,
                              long keepToNanos) {
         AdminClient.PausePage served;
         try {

@@ -253,70 +253,62 @@ public final class ShardMerge {
                                        List<String> mergeWarnings,
                                        RunResult.Lateness sendLateness) {
         RunResult first = parts.get(0).run;
-        long scheduled = 0, sent = 0, completed = 0, errors = 0, dropped = 0, skipped = 0, droppedAfterSend = 0;
-        long serviceAbove = 0, correctedAbove = 0, waits = 0;
-        double waitedMs = 0, waitedMaxMs = 0, achieved = 0, cpuMs = 0;
+        RunResult.Builder merged = RunResult.builder();
+        merged.name = first.name();
+        merged.tester = first.tester();
+        merged.round = first.round();
+        merged.stall = first.stall();
+        merged.seed = first.seed();
+        merged.startNs = ref.run.startNs();
+        merged.endNs = Long.MIN_VALUE;
+        merged.durationMs = first.durationMs();
+        merged.counts = new RunResult.Counts(0, 0, 0, 0, 0, 0, 0);
+        merged.aboveObjective = first.aboveObjective() == null ? null
+                : new RunResult.AboveObjective(first.aboveObjective().thresholdMs(), 0, 0);
+        merged.sendLatenessMs = sendLateness;
+        merged.dispatchLatenessMs = new RunResult.Lateness(0, 0, 0);
+        merged.waits = new RunResult.Waits(0, 0, 0);
+        merged.warnings = new ArrayList<>(mergeWarnings);
+        double cpuMs = 0;
         Double cpuMsPerSecond = 0.0; // the shards' processes together; unknown when one shard's file lacks it
-        long endNs = Long.MIN_VALUE;
-        boolean interrupted = false;
-        double[] dispatch = new double[3];
-        List<String> warnings = new ArrayList<>(mergeWarnings);
         for (int i = 0; i < parts.size(); i++) {
             RunResult run = parts.get(i).run;
-            RunResult.Counts c = run.counts();
-            scheduled += c.scheduled();
-            sent += c.sent();
-            completed += c.completed();
-            errors += c.errors();
-            dropped += c.dropped();
-            skipped += c.skipped();
-            droppedAfterSend += c.droppedAfterSend();
-            serviceAbove += run.aboveObjective() == null ? 0 : run.aboveObjective().service();
-            correctedAbove += run.aboveObjective() == null ? 0 : run.aboveObjective().corrected();
-            if (run.waits() != null) {
-                waits += run.waits().count();
-                waitedMs += run.waits().totalMs();
-                waitedMaxMs = Math.max(waitedMaxMs, run.waits().maxMs());
+            merged.counts = merged.counts.plus(run.counts());
+            if (merged.aboveObjective != null && run.aboveObjective() != null) {
+                merged.aboveObjective = merged.aboveObjective.plus(run.aboveObjective());
             }
-            achieved += run.achievedRate();
+            if (run.waits() != null) {
+                merged.waits = merged.waits.plus(run.waits());
+            }
+            merged.achievedRate += run.achievedRate();
             cpuMs += run.cost() == null || run.cost().cpuMsTotal() < 0 ? 0 : run.cost().cpuMsTotal();
             Double perSecond = run.cost() == null ? null : run.cost().cpuMsPerSecond();
             cpuMsPerSecond = cpuMsPerSecond == null || perSecond == null || perSecond < 0 ? null
                     : cpuMsPerSecond + perSecond;
-            endNs = Math.max(endNs, run.endNs() + shiftNanos[i]);
-            interrupted |= run.interrupted();
-            worst(dispatch, run.dispatchLatenessMs());
+            merged.endNs = Math.max(merged.endNs, run.endNs() + shiftNanos[i]);
+            merged.interrupted |= run.interrupted();
+            if (run.dispatchLatenessMs() != null) {
+                merged.dispatchLatenessMs = merged.dispatchLatenessMs.worst(run.dispatchLatenessMs());
+            }
             for (String warning : run.warnings()) {
-                warnings.add("shard " + parts.get(i).index + ": " + warning);
+                merged.warnings.add("shard " + parts.get(i).index + ": " + warning);
             }
         }
+        long sent = merged.counts.sent();
+        merged.cost = new RunResult.Cost(sent == 0 ? -1 : cpuMs * 1e6 / sent, cpuMs, cpuMsPerSecond);
         Histogram service = totals.tag("service");
         Histogram corrected = totals.tag("corrected");
-        RunResult merged = new RunResult(first.name(), first.tester(), first.round(), first.stall(), first.seed(),
-                ref.run.startNs(), endNs, first.durationMs(), interrupted,
-                new RunResult.Counts(scheduled, sent, completed, errors, dropped, skipped, droppedAfterSend),
-                new RunResult.LatencyViews(ResultAssembler.latency(service), ResultAssembler.latency(corrected), null),
-                null, first.aboveObjective() == null ? null
-                        : new RunResult.AboveObjective(first.aboveObjective().thresholdMs(), serviceAbove, correctedAbove),
-                sendLateness, new RunResult.Lateness(dispatch[0], dispatch[1], dispatch[2]),
-                new RunResult.Waits(waits, waitedMs, waitedMaxMs), achieved,
-                new RunResult.Cost(sent == 0 ? -1 : cpuMs * 1e6 / sent, cpuMs, cpuMsPerSecond), totals.timeline,
-                new RunResult.Spectrum(ResultAssembler.spectrum(service), ResultAssembler.spectrum(corrected)),
-                steps(parts, totals), warnings, List.of(), RequestLog.FILE_NAME, RunRecorder.HLOG_FILE_NAME);
-        if (first.stallSummary() != null) {
-            merged = merged.withAlignment("", first.arm() == null ? first.name() : first.arm(),
-                    stalls(parts, shiftNanos, ref.run));
-        }
-        return first.transport() == null ? merged : merged.withTransport(first.transport());
-    }
-
-    /** The largest of each figure over the shards: an upper bound of the merged run's lateness. */
-    private static void worst(double[] into, RunResult.Lateness lateness) {
-        if (lateness != null) {
-            into[0] = Math.max(into[0], lateness.p50());
-            into[1] = Math.max(into[1], lateness.p99());
-            into[2] = Math.max(into[2], lateness.max());
-        }
+        merged.latencyMs = new RunResult.LatencyViews(ResultAssembler.latency(service),
+                ResultAssembler.latency(corrected), null);
+        merged.timeline = totals.timeline;
+        merged.spectrum = new RunResult.Spectrum(ResultAssembler.spectrum(service), ResultAssembler.spectrum(corrected));
+        merged.steps = steps(parts, totals);
+        merged.requestsLog = RequestLog.FILE_NAME;
+        merged.hlog = RunRecorder.HLOG_FILE_NAME;
+        merged.transport = first.transport();
+        RunResult run = merged.build();
+        return first.stallSummary() == null ? run
+                : run.withAlignment("", first.arm() == null ? first.name() : first.arm(), stalls(parts, shiftNanos, ref.run));
     }
 
     /** Steps by id: counts summed; latencies from the merged step tags, or the run's when it has one step. */
@@ -325,10 +317,8 @@ public final class ShardMerge {
         for (Part part : parts) {
             for (RunResult.StepResult step : part.run.steps()) {
                 RunResult.StepResult sum = byId.get(step.step());
-                RunResult.StepCounts c = step.counts();
                 byId.put(step.step(), sum == null ? step : new RunResult.StepResult(step.step(), step.name(),
-                        new RunResult.StepCounts(sum.counts().sent() + c.sent(), sum.counts().completed() + c.completed(),
-                                sum.counts().errors() + c.errors(), sum.counts().dropped() + c.dropped()), null));
+                        sum.counts().plus(step.counts()), null));
             }
         }
         List<RunResult.StepResult> steps = new ArrayList<>();
@@ -358,14 +348,7 @@ public final class ShardMerge {
             RunResult run = parts.get(i).run;
             for (RunResult.StallRow row : run.stalls()) {
                 RunResult.StallRow sum = byIndex.get(row.index());
-                byIndex.put(row.index(), sum == null
-                        ? new RunResult.StallRow(row.index(), row.startNs() + shiftNanos[i], row.endNs() + shiftNanos[i],
-                                row.held(), row.sentDuring(), row.intendedDuring(), row.inFlightAtStart(), row.overlapping(),
-                                row.met())
-                        : new RunResult.StallRow(row.index(), sum.startNs(), sum.endNs(), Math.max(sum.held(), row.held()),
-                                sum.sentDuring() + row.sentDuring(), sum.intendedDuring() + row.intendedDuring(),
-                                sum.inFlightAtStart() + row.inFlightAtStart(), sum.overlapping() + row.overlapping(),
-                                sum.met() && row.met()));
+                byIndex.put(row.index(), sum == null ? row.shifted(shiftNanos[i]) : sum.plus(row));
             }
             if (run.stallSummary() != null) {
                 sent += run.stallSummary().sent();

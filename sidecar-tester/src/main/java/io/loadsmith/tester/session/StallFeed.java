@@ -1,12 +1,15 @@
 package io.loadsmith.tester.session;
 
+import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.plan.PlannedStall;
+import io.loadsmith.tester.agentclient.AdminApi;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.ClockOffset;
 import io.loadsmith.tester.agentclient.ServerStall;
 import io.loadsmith.tester.align.MissingStalls;
 import io.loadsmith.tester.align.StallWindow;
+import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.record.LiveStats;
 import io.loadsmith.tester.result.RunResult;
 import java.util.ArrayList;
@@ -17,17 +20,17 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * The stalls of an armed run, fetched from the agent while the run goes on, so that the windows that ended
- * are kept if the agent dies: once a second, on its own daemon thread (never the send loop), one
- * {@code GET /stalls?run_id=&since_index=} from the index after the last window fetched (an empty page
- * when nothing new ended). {@link #finish()} fetches once more after the run and says whether the agent
- * still answered. A fetch that gets no answer (connection refused, timeout) is retried on the next tick;
- * the agent is lost when the last one, {@link #finish()}'s, gets none. Each call is bounded by the admin
- * client's timeouts (3 s to connect, 10 s a call). Times are on {@code clock} (the run's), in nanoseconds.
- * A feed may also show the windows live ({@link #showLive}): the plan when armed, each window once fetched.
+ * are kept if the agent dies: once a second, one {@code GET /stalls?run_id=&since_index=} from the index
+ * after the last window fetched (an empty page when nothing new ended). {@link #finish()} fetches once more
+ * after the run and says whether the agent still answered. A fetch that gets no answer (connection refused,
+ * timeout) is retried on the next tick; the agent is lost when the last one, {@link #finish()}'s, gets none.
+ * Each call is bounded by the admin client's timeouts (3 s to connect, 10 s a call). Times are on
+ * {@code clock} (the run's), in nanoseconds. Who fetches is the run's {@link Poller}: in real time a daemon
+ * thread of the feed's own (never the send loop), on a virtual clock the run's scheduler. A feed may also
+ * show the windows live ({@link #showLive}): the plan when armed, each window once fetched.
  */
 final class StallFeed implements AutoCloseable {
 
@@ -35,10 +38,48 @@ final class StallFeed implements AutoCloseable {
     /** Pages fetched at most in one fetch (the agent pages by 10,000). */
     private static final int MAX_PAGES = 1_000;
 
-    private final AdminClient admin;
+    /** Calls a feed's fetch every period from now on, until the returned stop is run. */
+    @FunctionalInterface
+    interface Poller {
+        Runnable every(long periodNanos, Runnable fetch);
+
+        /** Nobody: fetched by hand ({@link #fetch()}, {@link #finish()}), as tests do. */
+        Poller BY_HAND = (periodNanos, fetch) -> () -> { };
+
+        /** A daemon thread of each feed's own, {@code loadsmith-stall-feed}: a real run. */
+        Poller THREAD = (periodNanos, fetch) -> {
+            ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "loadsmith-stall-feed");
+                t.setDaemon(true);
+                return t;
+            });
+            thread.scheduleWithFixedDelay(fetch, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
+            return thread::shutdown;
+        };
+
+        /** The run's own scheduler (its thread, its clock): a run on a virtual clock. */
+        static Poller on(Scheduler scheduler) {
+            return (periodNanos, fetch) -> {
+                boolean[] stopped = new boolean[1];
+                Runnable tick = new Runnable() {
+                    @Override
+                    public void run() {
+                        if (!stopped[0]) {
+                            fetch.run();
+                            scheduler.at(scheduler.nanoTime() + periodNanos, this);
+                        }
+                    }
+                };
+                scheduler.at(scheduler.nanoTime() + periodNanos, tick);
+                return () -> stopped[0] = true;
+            };
+        }
+    }
+
+    private final AdminApi admin;
     private final String runId;
-    private final LongSupplier clock;
-    private final ScheduledExecutorService thread;
+    private final Clock clock;
+    private final Runnable stop;
     private final List<ServerStall> fetched = new ArrayList<>();
     private long nextIndex;
     private long lastAnsweredNanos = Long.MIN_VALUE;
@@ -48,37 +89,26 @@ final class StallFeed implements AutoCloseable {
     private String liveAgent;
     private ClockOffset liveOffset;
 
-    private StallFeed(AdminClient admin, String runId, LongSupplier clock, ScheduledExecutorService thread) {
+    private StallFeed(AdminApi admin, String runId, Clock clock, Poller poller) {
         this.admin = admin;
         this.runId = runId;
         this.clock = clock;
-        this.thread = thread;
+        this.stop = poller.every(POLL_NANOS, this::fetch);
     }
 
-    /** A feed fetched only by hand ({@link #fetch()}, {@link #finish()}): a run on a virtual clock, tests. */
-    static StallFeed byHand(AdminClient admin, String runId, LongSupplier clock) {
-        return new StallFeed(admin, runId, clock, null);
+    /** A feed fetched only by hand ({@link #fetch()}, {@link #finish()}): tests. */
+    static StallFeed byHand(AdminApi admin, String runId, Clock clock) {
+        return start(admin, runId, clock, Poller.BY_HAND);
     }
 
-    /** {@link #start} when {@code polling} (a real run), else {@link #byHand} (a run on a virtual clock). */
-    static StallFeed of(AdminClient admin, String runId, LongSupplier clock, boolean polling) {
-        return polling ? start(admin, runId, clock) : byHand(admin, runId, clock);
-    }
-
-    /** A feed that fetches once a second from now on its own thread; {@link #finish()} stops it. */
-    static StallFeed start(AdminClient admin, String runId, LongSupplier clock) {
-        StallFeed feed = new StallFeed(admin, runId, clock, Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "loadsmith-stall-feed");
-            t.setDaemon(true);
-            return t;
-        }));
-        feed.thread.scheduleWithFixedDelay(feed::fetch, POLL_NANOS, POLL_NANOS, TimeUnit.NANOSECONDS);
-        return feed;
+    /** A feed that {@code poller} fetches once a second from now; {@link #finish()} stops it. */
+    static StallFeed start(AdminApi admin, String runId, Clock clock, Poller poller) {
+        return new StallFeed(admin, runId, clock, poller);
     }
 
     /** One fetch of what ended since the last one; a failure is kept for {@link #finish()}. */
     synchronized void fetch() {
-        long sentNanos = clock.getAsLong();
+        long sentNanos = clock.nanoTime();
         try {
             for (int page = 0; page < MAX_PAGES; page++) {
                 AdminClient.StallPage answer = admin.stalls(runId, nextIndex);
@@ -105,7 +135,7 @@ final class StallFeed implements AutoCloseable {
      * From now on, shows the run's windows in {@code stats} as {@code agent}'s: at once the windows of the plan
      * as {@code armed} says (planned start and duration), then each window as it really was once it is fetched.
      * {@code offset} takes the agent's clock to the tester's. Call it before the feed's first fetch (right
-     * after {@link #of}); returns this feed.
+     * after {@link #start}); returns this feed.
      */
     StallFeed showLive(LiveStats stats, String agent, AdminClient.Armed armed, ClockOffset offset) {
         if (stats == null) {
@@ -189,33 +219,17 @@ final class StallFeed implements AutoCloseable {
     /** Stops the periodic fetch (a fetch in progress completes); idempotent. */
     @Override
     public void close() {
-        if (thread != null) {
-            thread.shutdown();
-        }
+        stop.run();
     }
 
     /**
-     * {@code result} with what a lost agent left unknown: {@code agent_lost} and a warning. The planned stalls
-     * inside the counted span that were not fetched are missing when the agent answered after they were due
-     * ({@code missing}, computed by the caller up to {@link Fetched#confirmedUntilNanos}), and unconfirmed
-     * when they were due later.
+     * What a lost agent left unknown ({@code agent_lost}). The planned stalls inside the counted span that
+     * were not fetched are missing when the agent answered after they were due ({@code missing}, computed by
+     * the caller up to {@link Fetched#confirmedUntilNanos}), and unconfirmed when they were due later.
      *
      * @param armedAtTesterNanos the moment of arming, on the tester's clock
      * @param countStartNanos    the counted start, on the tester's clock
      * @param countEndNanos      the end of the counted span, on the tester's clock
-     */
-    static RunResult withAgentLost(RunResult result, Fetched fetched, List<PlannedStall> planned,
-                                   long armedAtTesterNanos, long countStartNanos, long countEndNanos,
-                                   List<Integer> missing) {
-        RunResult.AgentLost lost = agentLost(fetched, planned, armedAtTesterNanos, countStartNanos, countEndNanos,
-                missing);
-        return result.withAgentLost(lost)
-                .withWarnings(List.of(warning(lost.atMs(), fetched.stalls().size(), lost.unconfirmedStalls())));
-    }
-
-    /**
-     * What a lost agent left unknown ({@link #withAgentLost}'s {@code agent_lost}), for a run on several
-     * agents where each may be lost on its own.
      */
     static RunResult.AgentLost agentLost(Fetched fetched, List<PlannedStall> planned, long armedAtTesterNanos,
                                          long countStartNanos, long countEndNanos, List<Integer> missing) {

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadsmith.stall.BuildInfo;
+import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.tester.agentclient.AdminApi;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.AgentStalls;
@@ -23,16 +25,17 @@ import io.loadsmith.tester.engine.LoadTest;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RunListener;
-import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.record.LiveStats;
 import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.record.RequestRecord;
 import io.loadsmith.tester.result.AtomicFiles;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.transport.ConnectionStats;
 import io.loadsmith.tester.transport.OpenTransport;
+import io.loadsmith.tester.transport.ServedBy;
 import io.loadsmith.tester.transport.Transport;
 import io.loadsmith.tester.transport.TransportOptions;
 import io.loadsmith.tester.transport.TransportStats;
@@ -41,24 +44,36 @@ import io.loadsmith.tester.transport.Transports;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.LongSupplier;
 
 /**
- * One tester run, with or without stalls: probes the agent's clock, runs the warm-up, arms the agent at
- * the start of the counted run (the engine's {@link RunListener#countedStart} hook) with the plan's seed,
- * runs, lets the engine wait out the grace, fetches the run's stalls from {@code GET /stalls}, disarms,
- * checks that no planned stall inside the counted span is missing, and aligns the run's request log with
- * the windows, and with the service's pauses ({@link ServicePauses}). A real run (not on a virtual clock)
- * also observes the tester's own pauses from before its warm-up to after its end, unless {@link TesterSpec#testerPauses} is off ({@code tester_pauses},
- * {@code requests_met_tester_pause}; docs/pauses.md).
+ * One tester run, with or without stalls, over the agents of {@link AgentStalls} (one, or one per replica
+ * of the service: {@link Replicas}). The pipeline, for one agent as for several: probe every agent's clock
+ * (one that cannot be reached fails the run before it starts, naming it), run the warm-up, arm every agent
+ * at the start of the counted run (the engine's {@link RunListener#countedStart} hook) with the plan's seed
+ * (each gives its run its own id), run, fetch each one's stalls as the run goes and after the grace
+ * ({@link StallFeed}: an agent that stops answering keeps the windows fetched before and is marked
+ * {@code agent_lost}; the run's is the first agent lost), disarm them all, judge each agent's planned
+ * stalls (those inside the counted span that did not happen are missing), align the run's request log with
+ * every agent's windows, each moved to the tester's clock through its own offset, and with their pauses
+ * ({@link ServicePauses}). With several agents a window keeps its replica ({@link StallWindow#replica()},
+ * the agent's place in the list): a request that names the replica that served it counts only for that
+ * replica's windows, one that does not counts against every replica's.
+ *
+ * <p>A real run ({@link #real}, {@link #run}) writes its files off the loops on one daemon thread
+ * ({@code loadsmith-writer}), fetches stalls on a thread per agent, and observes the tester's own pauses
+ * from before its warm-up to after its end, unless {@link TesterSpec#testerPauses} is off
+ * ({@code tester_pauses}, {@code requests_met_tester_pause}; docs/pauses.md). A run on a virtual clock
+ * ({@link #onVirtualClock}) does all of that on its scheduler's thread, and observes no tester pauses.
  *
  * <pre>{@code
  * StalledRun.Outcome outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source,
- *         TransportOptions.connections(1), runDir, stalls, AlignedBins.forStall(stalls.durationNanos()));
+ *         TransportOptions.connections(1), runDir, StalledRun.Options.stalled(stalls));
  * outcome.alignment().summary().sentDuringTotal();   // 0 for a closed loop
  * }</pre>
  */
@@ -67,6 +82,13 @@ public final class StalledRun {
     /** The agent's stalls of a run, kept in its folder. */
     public static final String AGENT_STALLS_FILE = "agent-stalls.json";
     private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /**
+     * How long after it is prepared a real run's counted run starts, at least: preparing it (the recorder's
+     * files and histograms, arming the agent) takes the loop that also sends tens of milliseconds, and
+     * arrivals planned inside that time would all be sent late.
+     */
+    static final long REAL_START_DELAY_NANOS = 200_000_000L;
 
     private StalledRun() {
     }
@@ -82,23 +104,17 @@ public final class StalledRun {
      * @param alignment the alignment of the run's requests with them; null without stalls
      * @param missing   indices of planned stalls inside the counted span that did not happen
      * @param versions  the tester's version, and the agent's when the run talked to one
-     * @param replicas  with several agents ({@link ReplicatedRun}), what each did (offset, armed, stalls and
-     *                  missing above are then the first one's, stalls every one's); null with one agent
+     * @param replicas  with several agents, what each did (offset, armed, stalls and missing above are then
+     *                  the first one's, stalls every one's); null with one agent
      */
     public record Outcome(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
                           RunAlignment alignment, List<Integer> missing, ResultsFile.Versions versions,
                           List<Replicas.Replica> replicas) {
 
-        /** An outcome of one agent (or none). */
-        public Outcome(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
-                       RunAlignment alignment, List<Integer> missing, ResultsFile.Versions versions) {
-            this(result, offset, armed, stalls, alignment, missing, versions, null);
-        }
-
-        /** An outcome of this tester without an agent's version. */
+        /** An outcome of this tester without an agent's version, nor replicas. */
         public Outcome(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
                        RunAlignment alignment, List<Integer> missing) {
-            this(result, offset, armed, stalls, alignment, missing, ResultsFile.Versions.ofTester());
+            this(result, offset, armed, stalls, alignment, missing, ResultsFile.Versions.ofTester(), null);
         }
 
         /** The same outcome with the result replaced. */
@@ -122,36 +138,45 @@ public final class StalledRun {
         }
     }
 
-    /** This tester's version with the agent's, as its {@code GET /health} says ("unknown" where it is silent). */
-    static ResultsFile.Versions withAgent(AdminClient admin) throws IOException {
-        JsonNode health = admin.health();
-        return ResultsFile.Versions.ofTester().withAgent(health.path("version").asText(BuildInfo.UNKNOWN),
-                health.path("commit").asText(BuildInfo.UNKNOWN));
-    }
-
     /**
-     * How long after it is prepared a real run's counted run starts, at least: preparing it (the recorder's
-     * files and histograms, arming the agent) takes the loop that also sends tens of milliseconds, and
-     * arrivals planned inside that time would all be sent late.
-     */
-    static final long REAL_START_DELAY_NANOS = 200_000_000L;
-
-    /**
-     * Runs against a real service over HTTP, on the transport the options choose.
+     * What a run is armed with and how it is stopped.
      *
-     * @param stalls the agent to arm, or null for a run without stalls
-     * @param bins   the geometry of the stall-aligned bins (shared by every run that is drawn together)
+     * @param stalls  the agents to arm and their plan; null for a run without stalls
+     * @param bins    the geometry of the stall-aligned bins (shared by every run that is drawn together)
+     * @param control stops the run early, from any thread
+     * @param shared  the stalls a shard of a split load shares ({@link SharedStalls}); null: not shared
      */
-    public static Outcome real(TesterSpec tester, RequestSource source, TransportOptions transport, Path runDir,
-                               AgentStalls stalls, AlignedBins bins) throws IOException {
-        return real(tester, source, transport, runDir, stalls, bins, new RunControl());
+    public record Options(AgentStalls stalls, AlignedBins bins, RunControl control, SharedStalls shared) {
+
+        /** A run without stalls. */
+        public static Options unstalled() {
+            return new Options(null, null, new RunControl(), null);
+        }
+
+        /** A run armed with {@code stalls} (null: without stalls), aligned on bins of their length. */
+        public static Options stalled(AgentStalls stalls) {
+            return stalled(stalls, stalls == null ? null : AlignedBins.forStall(stalls.durationNanos()));
+        }
+
+        /** A run armed with {@code stalls} (null: without stalls), aligned on {@code bins}. */
+        public static Options stalled(AgentStalls stalls, AlignedBins bins) {
+            return new Options(stalls, bins, new RunControl(), null);
+        }
+
+        public Options withControl(RunControl value) {
+            return new Options(stalls, bins, value, shared);
+        }
+
+        public Options withShared(SharedStalls value) {
+            return new Options(stalls, bins, control, value);
+        }
     }
 
-    /** {@link #real(TesterSpec, RequestSource, TransportOptions, Path, AgentStalls, AlignedBins)}, stoppable through {@code control}. */
+    /** Runs against a real service over HTTP, on the transport {@code transport} chooses. */
     public static Outcome real(TesterSpec tester, RequestSource source, TransportOptions transport, Path runDir,
-                               AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
+                               Options options) throws IOException {
         try (OpenTransport http = Transports.open(transport)) {
-            return run(tester, http, source, runDir, stalls, bins, control).withTransport(transport, http);
+            return run(tester, http, source, runDir, options).withTransport(transport, http);
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -159,192 +184,317 @@ public final class StalledRun {
         }
     }
 
-    /**
-     * Runs on an opened transport and its scheduler, stoppable through {@code control}; the result carries
-     * the transport's connection counts.
-     */
+    /** Runs on an opened transport, in real time; the result carries the transport's connection counts. */
     public static Outcome run(TesterSpec tester, OpenTransport http, RequestSource source, Path runDir,
-                              AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
-        return run(tester, http, source, runDir, stalls, bins, control, null);
-    }
-
-    /**
-     * {@link #run(TesterSpec, OpenTransport, RequestSource, Path, AgentStalls, AlignedBins, RunControl)} as a
-     * shard of a split load whose stalls are shared ({@link SharedStalls}; null: not shared).
-     */
-    public static Outcome run(TesterSpec tester, OpenTransport http, RequestSource source, Path runDir,
-                              AgentStalls stalls, AlignedBins bins, RunControl control, SharedStalls shared)
-            throws IOException {
+                              Options options) throws IOException {
         TesterSpec prepared = tester.startDelay(Math.max(tester.startDelayNanos(), REAL_START_DELAY_NANOS));
-        Outcome outcome = run(prepared, http.lanes(), source, runDir, stalls, bins, control, shared);
+        ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "loadsmith-writer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        TesterPauses self = tester.testerPauses() ? TesterPauses.start() : null;
+        Outcome outcome;
+        try {
+            outcome = run(prepared, http.lanes(), source, runDir, options, new Side(writer, StallFeed.Poller.THREAD, self));
+            if (self != null) {
+                outcome = outcome.withResult(self.attach(outcome.result(), runDir));
+            }
+        } finally {
+            writer.shutdown();
+            if (self != null) {
+                self.close();
+            }
+        }
         ConnectionStats c = http.stats().connections();
         return c == null ? outcome : outcome.withResult(outcome.result().withConnections(new RunResult.Connections(
                 c.opened(), c.reconnects(), c.failedConnects(), c.connectP50Ms(), c.connectMaxMs())));
     }
 
     /**
-     * Runs on any scheduler and transport (the scheduler's clock must be the clock the agent is probed on),
-     * stoppable through {@code control}.
+     * Runs on a virtual clock: the agents are probed on it, the files written and the stalls fetched on its
+     * thread, and the tester's own pauses not observed.
      */
-    public static Outcome run(TesterSpec tester, Scheduler scheduler, Transport transport, RequestSource source,
-                              Path runDir, AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
-        return run(tester, List.of(new Lane(scheduler, transport)), source, runDir, stalls, bins, control);
+    static Outcome onVirtualClock(TesterSpec tester, VirtualScheduler scheduler, Transport transport,
+                                  RequestSource source, Path runDir, Options options) throws IOException {
+        return run(tester, List.of(new Lane(scheduler, transport)), source, runDir, options,
+                new Side(Runnable::run, StallFeed.Poller.on(scheduler), null));
     }
 
     /**
-     * Runs on lanes (their schedulers read the clock the agent is probed on, through the first one's),
-     * stoppable through {@code control}; the run's files are written off the loops by one daemon thread
-     * ({@code loadsmith-writer}), or inline on a virtual clock.
+     * How a run does its work beside the engine's: who writes its files, who fetches its stalls as it goes,
+     * and what observes the tester's own pauses (null: nothing).
      */
-    public static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
-                              AgentStalls stalls, AlignedBins bins, RunControl control) throws IOException {
-        return run(tester, lanes, source, runDir, stalls, bins, control, (SharedStalls) null);
-    }
+    private record Side(Executor writer, StallFeed.Poller poller, TesterPauses self) {
 
-    private static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
-                               AgentStalls stalls, AlignedBins bins, RunControl control, SharedStalls shared)
-            throws IOException {
-        boolean virtual = lanes.get(0).scheduler() instanceof VirtualScheduler;
-        ExecutorService writer = virtual ? null : Executors.newSingleThreadExecutor(r -> {
-            Thread thread = new Thread(r, "loadsmith-writer");
-            thread.setDaemon(true);
-            return thread;
-        });
-        TesterPauses self = virtual || !tester.testerPauses() ? null : TesterPauses.start();
-        try {
-            Outcome outcome = run(tester, lanes, source, runDir, stalls, bins, control,
-                    writer == null ? Runnable::run : writer, self, shared);
-            return self == null ? outcome : outcome.withResult(self.attach(outcome.result(), runDir));
-        } finally {
-            if (writer != null) {
-                writer.shutdown();
-            }
-            if (self != null) {
-                self.close();
-            }
+        LoadTest.Options engine(RunListener listener, RunControl control) {
+            return new LoadTest.Options(self == null ? listener : self.around(listener), control, writer);
         }
     }
 
-    /** The run, its files written by {@code writer}, its tester pauses observed by {@code self} (or null). */
+    /** The run on lanes whose schedulers read the clock the agents are probed on (the first one's). */
     private static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
-                               AgentStalls stalls, AlignedBins bins, RunControl control, Executor writer,
-                               TesterPauses self, SharedStalls shared) throws IOException {
-        if (stalls != null && stalls.replicated()) {
-            return ReplicatedRun.run(tester, lanes, source, runDir, stalls, bins, control, writer, self);
-        }
-        if (stalls == null) {
+                               Options options, Side side) throws IOException {
+        if (options.stalls() == null) {
             RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir,
-                    self == null ? RunListener.NONE : self.around(RunListener.NONE), control, writer);
+                    side.engine(RunListener.NONE, options.control()));
             return new Outcome(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
         }
-        ClockOffset offset = ClockProbe.measure(lanes.get(0).scheduler(), stalls.admin()::serverNanos,
-                ClockProbe.DEFAULT_PROBES);
-        Scheduler clock = lanes.get(0).scheduler();
-        Arming arming = new Arming(stalls, tester.durationNanos(), clock::nanoTime,
-                !(clock instanceof VirtualScheduler), shared, offset.forAlignment(), control.live());
+        Clock clock = lanes.get(0).scheduler();
+        List<Agent> agents = probed(options.stalls().replicas(), clock);
+        Arming arming = new Arming(agents, options, tester.durationNanos(), clock, side.poller());
         RunResult result;
         try {
-            result = LoadTest.run(tester.stall(true), lanes, source, runDir,
-                    self == null ? arming : self.around(arming), control, writer);
+            result = LoadTest.run(tester.stall(true), lanes, source, runDir, side.engine(arming, options.control()));
         } catch (IOException | RuntimeException e) {
-            if (arming.feed != null) {
-                arming.feed.close();
-            }
+            agents.forEach(Agent::closeFeed);
             throw e;
         }
         if (arming.failure != null) {
+            agents.forEach(Agent::closeFeed);
+            disarmQuietly(agents);
             throw arming.failure;
         }
-        StallFeed.Fetched fetched;
-        boolean arms = arming.armed != null;
-        if (!arms) {
-            // a shard that does not arm: the shared run's stalls, fetched once after the grace
-            List<ServerStall> shardStalls = stalls.admin().stalls(shared.runId());
-            fetched = new StallFeed.Fetched(shardStalls, clock.nanoTime(), -1, null);
-            arming.armed = shared.armedAsRecorded(stalls, tester.durationNanos(), shardStalls,
-                    offset.forAlignment().toServerNanos(arming.countStartNanos));
-            if (shardStalls.isEmpty()) {
-                result = result.withWarnings(List.of(shared.noneWarning()));
-            }
+        List<String> warnings = new ArrayList<>();
+        SharedStalls shared = options.shared();
+        if (shared != null && !shared.arms()) {
+            fetchShared(agents.get(0), options.stalls(), shared, tester.durationNanos(), arming.countStartNanos, clock,
+                    warnings);
         } else {
-            try (StallFeed feed = arming.feed) {
-                fetched = feed.finish();
-            } catch (AdminException e) {
-                stalls.admin().disarm();
-                throw e;
-            }
+            finishFeeds(agents);
         }
-        List<ServerStall> recorded = fetched.stalls();
         ResultsFile.Versions versions;
-        if (fetched.lost()) {
-            versions = ResultsFile.Versions.ofTester();
-            disarmQuietly(stalls.admin());
-        } else if (!arms) {
-            versions = withAgent(stalls.admin()); // the shard that armed disarms
-        } else {
-            try {
-                versions = withAgent(stalls.admin());
-            } finally {
-                stalls.admin().disarm();
+        try {
+            versions = versions(agents);
+        } finally {
+            if (shared == null || shared.arms()) { // the shard that armed disarms
+                disarm(agents);
             }
         }
-        ObjectNode page = stallsPage(arming.armed.runId(), recorded);
-        if (fetched.lost()) {
-            page.put("agent_lost", true);
-        }
-        keepAgentStalls(page, runDir);
-        List<StallWindow> windows = new ArrayList<>();
-        List<Integer> indices = new ArrayList<>();
-        ClockOffset aligning = offset.forAlignment();
-        for (ServerStall stall : recorded) {
-            windows.add(stall.onTesterClock(aligning));
-            indices.add(stall.index());
-        }
-        long countedNanos = Math.round(result.durationMs() * 1e6); // the configured duration, or until a user stop
-        long countEndNanos = arming.countStartNanos + countedNanos;
-        long armedAtTesterNanos = aligning.toTesterNanos(arming.armed.armedAtNanos());
-        List<Integer> missing = MissingStalls.missing(arming.armed.stalls(), armedAtTesterNanos,
-                fetched.confirmedUntilNanos(countEndNanos), indices);
-        RunAlignment alignment = StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows,
-                countedNanos, bins, StallAlignment.DEFAULT_SCATTER_CAP, tester.seed());
-        String warning = MissingStalls.warning(missing);
-        if (warning != null) {
-            result = result.withWarnings(List.of(warning));
-        }
-        if (fetched.lost()) {
-            result = StallFeed.withAgentLost(result, fetched, arming.armed.stalls(), armedAtTesterNanos,
-                    arming.countStartNanos, countEndNanos, missing);
-        } else {
-            result = ServicePauses.attach(result, stalls.admin(), arming.armed.runId(), aligning, arming.countStartNanos,
-                    countedNanos, tester.graceNanos(), runDir);
-        }
-        return new Outcome(result, offset, arming.armed, recorded, alignment, missing, versions);
+        return judgedAndAligned(result, agents, arming.countStartNanos, versions, warnings, tester, options, runDir);
     }
 
-    /** After a lost agent: one bounded try (the admin client's timeouts) to cancel what it may still run. */
-    private static void disarmQuietly(AdminClient admin) {
+    /**
+     * The run's outcome once its agents' stalls are in: each agent's judged, kept, aligned with the request
+     * log and its pauses attached; with several agents, each one's requests served and {@code replicas[]}.
+     */
+    private static Outcome judgedAndAligned(RunResult run, List<Agent> agents, long countStartNanos,
+                                            ResultsFile.Versions versions, List<String> warnings, TesterSpec tester,
+                                            Options options, Path runDir) throws IOException {
+        RunResult result = run;
+        long countedNanos = Math.round(result.durationMs() * 1e6); // the configured duration, or until a user stop
+        List<Replicas.Replica> judged = new ArrayList<>();
+        for (Agent agent : agents) {
+            judged.add(judged(agent, agents.size() > 1, countStartNanos, countedNanos, warnings));
+        }
+        keepAgentStalls(judged, runDir);
+        Path log = runDir.resolve(RequestLog.FILE_NAME);
+        RunAlignment alignment = StallAlignment.alignLog(log, windows(judged), countedNanos, options.bins(),
+                StallAlignment.DEFAULT_SCATTER_CAP, tester.seed(), number -> replicaOf(agents, number));
+        if (agents.size() > 1) {
+            judged = withServed(judged, log);
+            result = result.withReplicas(used(judged));
+        }
+        result = result.withWarnings(warnings);
+        RunResult.AgentLost firstLost = judged.stream().map(Replicas.Replica::lost).filter(Objects::nonNull)
+                .min(Comparator.comparingDouble(RunResult.AgentLost::atMs)).orElse(null);
+        if (firstLost != null) {
+            result = result.withAgentLost(firstLost);
+        }
+        result = ServicePauses.attach(result, judged, agents.stream().map(a -> a.admin).toList(),
+                countStartNanos, countedNanos, tester.graceNanos(), runDir, number -> replicaOf(agents, number));
+        Replicas.Replica first = judged.get(0);
+        List<ServerStall> every = judged.stream().flatMap(r -> r.stalls().stream()).toList();
+        return new Outcome(result, first.offset(), first.armed(), every, alignment, first.missing(), versions,
+                agents.size() > 1 ? judged : null);
+    }
+
+    /** Every agent's windows on the tester's clock, each through its own offset; with several, as its replica's. */
+    private static List<StallWindow> windows(List<Replicas.Replica> replicas) {
+        List<StallWindow> windows = new ArrayList<>();
+        for (int r = 0; r < replicas.size(); r++) {
+            ClockOffset aligning = replicas.get(r).offset().forAlignment();
+            int replica = replicas.size() > 1 ? r : StallWindow.NO_REPLICA;
+            replicas.get(r).stalls().forEach(stall -> windows.add(stall.onTesterClock(aligning, replica)));
+        }
+        return windows;
+    }
+
+    /**
+     * One agent's part of a run, from its probe to its stalls: its clock offset, its id of itself (asked only
+     * of several agents, to tell which served a request), what its {@code /arm} answered and its feed.
+     */
+    private static final class Agent {
+        final AdminApi admin;
+        final ClockOffset offset;
+        final String replicaId;
+        final int servedBy;
+        AdminClient.Armed armed;
+        StallFeed feed;
+        StallFeed.Fetched fetched;
+
+        Agent(AdminApi admin, ClockOffset offset, String replicaId) {
+            this.admin = admin;
+            this.offset = offset;
+            this.replicaId = replicaId;
+            this.servedBy = replicaId == null ? ServedBy.NONE : ServedBy.number(replicaId);
+        }
+
+        void closeFeed() {
+            if (feed != null) {
+                feed.close();
+            }
+        }
+    }
+
+    /** Every agent with its clock offset to {@code clock}, then, with several, its replica id, in order. */
+    private static List<Agent> probed(List<AdminApi> admins, Clock clock) throws IOException {
+        List<ClockOffset> offsets = new ArrayList<>();
+        for (AdminApi admin : admins) {
+            offsets.add(ClockProbe.measure(clock, admin::serverNanos, ClockProbe.DEFAULT_PROBES));
+        }
+        List<Agent> agents = new ArrayList<>();
+        for (int r = 0; r < admins.size(); r++) {
+            JsonNode replica = admins.size() == 1 ? null : admins.get(r).health().path("replica");
+            agents.add(new Agent(admins.get(r), offsets.get(r), replica != null && replica.isTextual()
+                    ? replica.asText() : null));
+        }
+        return agents;
+    }
+
+    /** Each agent's stalls by the end of the run; when one answers with an error, every agent is disarmed. */
+    private static void finishFeeds(List<Agent> agents) throws AdminException {
         try {
-            admin.disarm();
-        } catch (AdminException gone) {
-            // the agent is gone: nothing of it is left to disarm
+            for (Agent agent : agents) {
+                agent.fetched = agent.feed.finish();
+            }
+        } catch (AdminException e) {
+            disarmQuietly(agents);
+            throw e;
+        } finally {
+            agents.forEach(Agent::closeFeed);
         }
     }
 
     /**
-     * Writes {@code page} to {@value #AGENT_STALLS_FILE} in {@code runDir}: the run's stalls, every page of
-     * them, in the shape of the agent's {@code GET /stalls?run_id=} answer (with {@code "agent_lost": true}
-     * when the agent stopped answering), beside its request log, so that its per-stall figures can be
-     * recomputed ({@code loadsmith verify}).
+     * A shard that did not arm: the shared run's stalls, fetched once after the grace, and what the arming
+     * shard's {@code /arm} answered as they show it; a warning when there are none.
      */
-    static void keepAgentStalls(ObjectNode page, Path runDir) throws IOException {
-        AtomicFiles.write(runDir.resolve(AGENT_STALLS_FILE), out -> PRETTY.writeValue(out, page));
+    private static void fetchShared(Agent agent, AgentStalls stalls, SharedStalls shared, long horizonNanos,
+                                    long countStartNanos, Clock clock, List<String> warnings) throws AdminException {
+        List<ServerStall> recorded = agent.admin.stalls(shared.runId());
+        agent.fetched = new StallFeed.Fetched(recorded, clock.nanoTime(), -1, null);
+        agent.armed = shared.armedAsRecorded(stalls, horizonNanos, recorded,
+                agent.offset.forAlignment().toServerNanos(countStartNanos));
+        if (recorded.isEmpty()) {
+            warnings.add(shared.noneWarning());
+        }
+    }
+
+    /**
+     * One agent's part of the run judged: the windows it gave, the planned stalls it missed (up to where its
+     * answers confirm what happened) and, when it stopped answering, what that left unknown; a warning for
+     * each of those goes to {@code warnings}, naming the agent when there are several.
+     */
+    private static Replicas.Replica judged(Agent agent, boolean several, long countStartNanos, long countedNanos,
+                                           List<String> warnings) {
+        String address = agent.admin.base().toString();
+        String named = several ? "replica " + address + ": " : "";
+        long countEndNanos = countStartNanos + countedNanos;
+        StallFeed.Fetched feed = agent.fetched;
+        long armedAtTesterNanos = agent.offset.forAlignment().toTesterNanos(agent.armed.armedAtNanos());
+        List<Integer> indices = feed.stalls().stream().map(ServerStall::index).toList();
+        List<Integer> missing = MissingStalls.missing(agent.armed.stalls(), armedAtTesterNanos,
+                feed.confirmedUntilNanos(countEndNanos), indices);
+        String warning = MissingStalls.warning(missing);
+        if (warning != null) {
+            warnings.add(named + warning);
+        }
+        RunResult.AgentLost lost = !feed.lost() ? null : StallFeed.agentLost(feed, agent.armed.stalls(),
+                armedAtTesterNanos, countStartNanos, countEndNanos, missing);
+        if (lost != null) {
+            warnings.add(named + StallFeed.warning(lost.atMs(), feed.stalls().size(), lost.unconfirmedStalls()));
+        }
+        return new Replicas.Replica(address, agent.replicaId, agent.offset, agent.armed, feed.stalls(), missing,
+                agent.servedBy, 0, lost);
+    }
+
+    /** This tester's version with the first answering agent's, as its {@code GET /health} says. */
+    private static ResultsFile.Versions versions(List<Agent> agents) throws IOException {
+        for (Agent agent : agents) {
+            if (!agent.fetched.lost()) {
+                JsonNode health = agent.admin.health();
+                return ResultsFile.Versions.ofTester().withAgent(health.path("version").asText(BuildInfo.UNKNOWN),
+                        health.path("commit").asText(BuildInfo.UNKNOWN));
+            }
+        }
+        return ResultsFile.Versions.ofTester();
+    }
+
+    /**
+     * Disarms every agent, even after one fails, and throws the first failure of an agent that answered to
+     * the end; an agent lost during the run (or not yet fetched) gets one bounded try (the admin client's
+     * timeouts) whose failure is ignored.
+     */
+    private static void disarm(List<Agent> agents) throws AdminException {
+        AdminException first = null;
+        for (Agent agent : agents) {
+            try {
+                agent.admin.disarm();
+            } catch (AdminException e) {
+                boolean answered = agent.fetched != null && !agent.fetched.lost();
+                first = first == null && answered ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** Disarms every agent, ignoring failures: another failure is the one to report. */
+    private static void disarmQuietly(List<Agent> agents) {
+        for (Agent agent : agents) {
+            try {
+                agent.admin.disarm();
+            } catch (AdminException e) {
+                // the failure already in hand is the one to report
+            }
+        }
+    }
+
+    /**
+     * Keeps the run's stalls in {@value #AGENT_STALLS_FILE}, beside its request log, so that its per-stall
+     * figures can be recomputed ({@code loadsmith verify}): one agent's in the shape of its
+     * {@code GET /stalls?run_id=} answer, every page of them; several agents' as {@code {"replicas":
+     * [{"replica": URL, "run_id": ..., "stalls": [...]}]}}; with {@code "agent_lost": true} for an agent that
+     * stopped answering (its windows fetched before).
+     */
+    private static void keepAgentStalls(List<Replicas.Replica> replicas, Path runDir) throws IOException {
+        ObjectNode file;
+        if (replicas.size() == 1) {
+            file = stallsPage(replicas.get(0));
+            if (replicas.get(0).lost() != null) {
+                file.put("agent_lost", true);
+            }
+        } else {
+            file = PRETTY.createObjectNode();
+            ArrayNode each = file.putArray("replicas");
+            for (Replicas.Replica r : replicas) {
+                ObjectNode one = each.addObject().put("replica", r.address());
+                if (r.lost() != null) {
+                    one.put("agent_lost", true);
+                }
+                one.setAll(stallsPage(r));
+            }
+        }
+        AtomicFiles.write(runDir.resolve(AGENT_STALLS_FILE), out -> PRETTY.writeValue(out, file));
     }
 
     /** One agent's stalls of a run as its {@code GET /stalls?run_id=} answers them. */
-    static ObjectNode stallsPage(String runId, List<ServerStall> recorded) {
-        ObjectNode page = PRETTY.createObjectNode().put("run_id", runId);
+    private static ObjectNode stallsPage(Replicas.Replica replica) {
+        ObjectNode page = PRETTY.createObjectNode().put("run_id", replica.armed().runId());
         ArrayNode stalls = page.putArray("stalls");
-        for (ServerStall stall : recorded) {
+        for (ServerStall stall : replica.stalls()) {
             stalls.addObject().put("index", stall.index()).put("run_id", stall.runId())
                     .put("planned_start_ns", stall.plannedStartNanos()).put("start_ns", stall.startNanos())
                     .put("end_ns", stall.endNanos()).put("held", stall.held()).put("kind", stall.kind());
@@ -352,33 +502,75 @@ public final class StalledRun {
         return page;
     }
 
+    /** The agent (its place in the list) whose id has served-by {@code number}; NO_REPLICA for none. */
+    private static int replicaOf(List<Agent> agents, int number) {
+        for (int r = 0; number != ServedBy.NONE && r < agents.size(); r++) {
+            if (agents.get(r).servedBy == number) {
+                return r;
+            }
+        }
+        return StallWindow.NO_REPLICA;
+    }
+
+    /** The replicas with the requests of the counted run each one served, read from the request log. */
+    private static List<Replicas.Replica> withServed(List<Replicas.Replica> replicas, Path log) throws IOException {
+        long[] served = new long[replicas.size()];
+        try (RequestLog.Reader records = RequestLog.read(log)) {
+            long startNanos = records.runStartNanos();
+            while (records.hasNext()) {
+                RequestRecord r = records.next();
+                for (int k = 0; r.intendedNanos() >= startNanos && r.servedBy() != ServedBy.NONE && k < served.length; k++) {
+                    if (replicas.get(k).servedBy() == r.servedBy()) {
+                        served[k]++;
+                    }
+                }
+            }
+        }
+        List<Replicas.Replica> counted = new ArrayList<>();
+        for (int k = 0; k < served.length; k++) {
+            Replicas.Replica r = replicas.get(k);
+            counted.add(new Replicas.Replica(r.address(), r.replicaId(), r.offset(), r.armed(), r.stalls(), r.missing(),
+                    r.servedBy(), served[k], r.lost()));
+        }
+        return counted;
+    }
+
+    /** The {@code replicas[]} of a run's result: each agent's address, run id, clock offset and stalls. */
+    private static List<RunResult.ReplicaUsed> used(List<Replicas.Replica> replicas) {
+        List<RunResult.ReplicaUsed> used = new ArrayList<>();
+        for (Replicas.Replica r : replicas) {
+            used.add(new RunResult.ReplicaUsed(r.address(), r.replicaId(), r.armed().runId(), r.offset().offsetNanos(),
+                    r.offset().uncertaintyNanos(), r.offset().forAlignment().offsetNanos(), r.stalls().size(),
+                    r.missing(), r.servedBy(), r.requestsServed(), r.lost()));
+        }
+        return used;
+    }
+
     /**
-     * Arms the agent when the engine decides the counted start and starts fetching the run's stalls as it
-     * goes (a {@link StallFeed}; fetched by hand only on a virtual clock); a shard that does not arm the
-     * shared stalls only notes the start. Remembers a failure for the caller.
+     * Arms every agent, in order, when the engine decides the counted start, and starts fetching each one's
+     * stalls as the run goes ({@link StallFeed}), so that an agent that dies keeps the windows it ended
+     * before; a shard that does not arm the shared stalls only notes the start. Remembers a failure for the
+     * caller.
      */
     private static final class Arming implements RunListener {
+        private final List<Agent> agents;
         private final AgentStalls stalls;
-        private final long horizonNanos;
-        private final LongSupplier clock;
-        private final boolean polling;
         private final SharedStalls shared;
-        private final ClockOffset offset;
+        private final long horizonNanos;
+        private final Clock clock;
+        private final StallFeed.Poller poller;
         private final LiveStats live;
-        AdminClient.Armed armed;
         AdminException failure;
         long countStartNanos;
-        StallFeed feed;
 
-        Arming(AgentStalls stalls, long horizonNanos, LongSupplier clock, boolean polling, SharedStalls shared,
-               ClockOffset offset, LiveStats live) {
-            this.stalls = stalls;
-            this.offset = offset;
-            this.live = live;
+        Arming(List<Agent> agents, Options options, long horizonNanos, Clock clock, StallFeed.Poller poller) {
+            this.agents = agents;
+            this.stalls = options.stalls();
+            this.shared = options.shared();
+            this.live = options.control().live();
             this.horizonNanos = horizonNanos;
             this.clock = clock;
-            this.polling = polling;
-            this.shared = shared;
+            this.poller = poller;
         }
 
         @Override
@@ -388,11 +580,18 @@ public final class StalledRun {
                 return;
             }
             try {
-                armed = stalls.admin().arm(stalls.spec(horizonNanos), stalls.kind(),
-                        shared == null ? null : shared.runId());
-                feed = StallFeed.of(stalls.admin(), armed.runId(), clock, polling).showLive(live, "0", armed, offset);
+                for (Agent agent : agents) {
+                    agent.armed = agent.admin.arm(stalls.spec(horizonNanos), stalls.kind(),
+                            shared == null ? null : shared.runId());
+                }
             } catch (AdminException e) {
                 failure = e;
+                return;
+            }
+            for (int r = 0; r < agents.size(); r++) {
+                Agent agent = agents.get(r);
+                agent.feed = StallFeed.start(agent.admin, agent.armed.runId(), clock, poller)
+                        .showLive(live, Integer.toString(r), agent.armed, agent.offset.forAlignment());
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.loadsmith.tester.session;
 
+import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.record.LiveStats;
 import io.loadsmith.tester.result.ResultsFile;
@@ -9,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * Notices a target that stopped answering during a real run ({@code target.give_up_after}): once a second,
@@ -27,7 +27,7 @@ final class TargetWatch implements AutoCloseable {
     private final LiveStats live;
     private final RunControl control;
     private final long giveUpAfterNanos;
-    private final LongSupplier clock;
+    private final Clock clock;
     private final long startNanos;
     private final ScheduledExecutorService thread;
     private long lastCheckNanos;
@@ -37,24 +37,24 @@ final class TargetWatch implements AutoCloseable {
     private boolean gaveUp;
 
     /** A watch checked by hand on {@code clock} (tests); {@link #start} checks on its own thread. */
-    TargetWatch(LiveStats live, RunControl control, long giveUpAfterNanos, LongSupplier clock) {
+    TargetWatch(LiveStats live, RunControl control, long giveUpAfterNanos, Clock clock) {
         this(live, control, giveUpAfterNanos, clock, null);
     }
 
-    private TargetWatch(LiveStats live, RunControl control, long giveUpAfterNanos, LongSupplier clock,
+    private TargetWatch(LiveStats live, RunControl control, long giveUpAfterNanos, Clock clock,
                         ScheduledExecutorService thread) {
         this.live = live;
         this.control = control;
         this.giveUpAfterNanos = giveUpAfterNanos;
         this.clock = clock;
-        this.startNanos = clock.getAsLong();
+        this.startNanos = clock.nanoTime();
         this.lastCheckNanos = startNanos;
         this.thread = thread;
     }
 
-    /** Starts checking {@code live} once a second from now; {@link #close()} stops it. */
-    static TargetWatch start(LiveStats live, RunControl control, long giveUpAfterNanos) {
-        TargetWatch watch = new TargetWatch(live, control, giveUpAfterNanos, System::nanoTime,
+    /** Starts checking {@code live} once a second from now, on {@code clock}; {@link #close()} stops it. */
+    static TargetWatch start(LiveStats live, RunControl control, long giveUpAfterNanos, Clock clock) {
+        TargetWatch watch = new TargetWatch(live, control, giveUpAfterNanos, clock,
                 Executors.newSingleThreadScheduledExecutor(r -> {
                     Thread t = new Thread(r, "loadsmith-target-watch");
                     t.setDaemon(true);
@@ -66,7 +66,7 @@ final class TargetWatch implements AutoCloseable {
 
     /** One check: called once a second (by the watch's thread, or a test). */
     synchronized void check() {
-        long now = clock.getAsLong();
+        long now = clock.nanoTime();
         long refusedOrReset = live.errors(Outcome.REFUSED) + live.errors(Outcome.RESET);
         long others = live.ended() - refusedOrReset;
         if (others > lastOthers) {

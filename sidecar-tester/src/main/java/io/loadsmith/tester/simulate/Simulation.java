@@ -57,6 +57,6 @@ public final class Simulation {
             }
         };
         return LoadTest.run(tester, scheduler, server, source != null ? source : RequestSource.get(SIMULATED_URI),
-                runDir, arm);
+                runDir, LoadTest.Options.defaults().withListener(arm));
     }
 }

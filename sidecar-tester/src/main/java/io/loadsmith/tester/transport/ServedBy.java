@@ -1,5 +1,6 @@
 package io.loadsmith.tester.transport;
 
+import io.loadsmith.stall.gate.ReplicaHeader;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,7 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class ServedBy {
 
     /** The response header the agent sets with {@code trace-header=on}. */
-    public static final String HEADER = "Loadsmith-Replica";
+    public static final String HEADER = ReplicaHeader.NAME;
 
     /** The number of an answer without the header. */
     public static final int NONE = 0;

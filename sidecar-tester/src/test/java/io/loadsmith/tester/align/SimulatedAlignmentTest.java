@@ -44,17 +44,18 @@ class SimulatedAlignmentTest {
         SimulatedServer server = new SimulatedServer(scheduler, 1, ServiceTime.constant(MS / 2), 3);
         List<StallWindow> windows = new ArrayList<>();
         Path runDir = dir.resolve(spec.name());
+        RunListener arming = new RunListener() {
+            @Override
+            public void countedStart(long startNanos) {
+                server.arm(PLAN, startNanos);
+                for (PlannedStall stall : PLAN.stalls()) {
+                    windows.add(new StallWindow(stall.index(), startNanos + stall.offsetNanos(),
+                            startNanos + stall.endOffsetNanos(), 0));
+                }
+            }
+        };
         LoadTest.run(spec.duration(DURATION).seed(11).grace(S), scheduler, server,
-                RequestSource.get(Simulation.SIMULATED_URI), runDir, new RunListener() {
-                    @Override
-                    public void countedStart(long startNanos) {
-                        server.arm(PLAN, startNanos);
-                        for (PlannedStall stall : PLAN.stalls()) {
-                            windows.add(new StallWindow(stall.index(), startNanos + stall.offsetNanos(),
-                                    startNanos + stall.endOffsetNanos(), 0));
-                        }
-                    }
-                });
+                RequestSource.get(Simulation.SIMULATED_URI), runDir, LoadTest.Options.defaults().withListener(arming));
         return StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows, DURATION,
                 AlignedBins.forStall(100 * MS), 500, 1);
     }

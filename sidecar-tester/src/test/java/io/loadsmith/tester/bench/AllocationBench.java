@@ -85,7 +85,7 @@ public final class AllocationBench {
             }
         };
         RunResult result = LoadTest.run(spec, scheduler, transport, RequestSource.get(Simulation.SIMULATED_URI),
-                runDir, listener);
+                runDir, LoadTest.Options.defaults().withListener(listener));
         if (result.counts().sent() == 0) {
             throw new IllegalStateException("nothing sent");
         }

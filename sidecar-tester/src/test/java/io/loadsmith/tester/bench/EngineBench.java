@@ -115,7 +115,8 @@ public final class EngineBench {
         };
         long t0 = System.nanoTime();
         RunResult result = LoadTest.run(TesterSpec.open(20_000).duration(600 * S).seed(4).objective(10 * MS),
-                scheduler, server, RequestSource.get(Simulation.SIMULATED_URI), dir.resolve("soak"), listener);
+                scheduler, server, RequestSource.get(Simulation.SIMULATED_URI), dir.resolve("soak"),
+                LoadTest.Options.defaults().withListener(listener));
         long wall = System.nanoTime() - t0;
         System.out.printf("soak: 10 simulated minutes at 20,000/s: %d requests in %.1f s (%.0f ns per request), "
                         + "-Xmx %d MB, heap used after GC at each simulated minute (MB): %s, request log %d MB%n",

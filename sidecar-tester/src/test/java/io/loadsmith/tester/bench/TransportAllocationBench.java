@@ -2,7 +2,6 @@ package io.loadsmith.tester.bench;
 
 import io.loadsmith.tester.engine.LoadTest;
 import io.loadsmith.tester.engine.RequestSource;
-import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
@@ -113,7 +112,7 @@ public final class TransportAllocationBench {
             RunResult result;
             try {
                 result = LoadTest.run(spec, loop, http.transport(), source, dir.resolve(name.replaceAll("[^a-z0-9]", "")),
-                        listener, new RunControl(), writer);
+                        LoadTest.Options.defaults().withListener(listener).withWriter(writer));
             } finally {
                 writer.shutdown();
             }

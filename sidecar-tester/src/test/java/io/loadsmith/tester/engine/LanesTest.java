@@ -49,7 +49,7 @@ class LanesTest {
         if (stopAtNanos > 0) {
             scheduler.at(stopAtNanos, control::stop);
         }
-        return LoadTest.run(spec, all, RequestSource.get(URI), runDir, RunListener.NONE, control);
+        return LoadTest.run(spec, all, RequestSource.get(URI), runDir, LoadTest.Options.defaults().withControl(control));
     }
 
     static final java.net.URI URI = java.net.URI.create("http://simulated.invalid/");
@@ -159,7 +159,7 @@ class LanesTest {
             return get.request(arrival, position, connection);
         };
 
-        assertThatThrownBy(() -> LoadTest.run(poisson(), lanes, failing, dir, RunListener.NONE, new RunControl()))
+        assertThatThrownBy(() -> LoadTest.run(poisson(), lanes, failing, dir, LoadTest.Options.defaults()))
                 .isInstanceOf(IllegalStateException.class).hasMessage("no request for arrival 100");
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files).isEmpty();

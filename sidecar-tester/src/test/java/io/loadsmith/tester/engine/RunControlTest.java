@@ -40,7 +40,8 @@ class RunControlTest {
             }
         };
         RunResult result = LoadTest.run(spec.duration(30 * S).grace(S).startDelay(0), scheduler, server,
-                RequestSource.get(Simulation.SIMULATED_URI), dir, stopAtFive, control);
+                RequestSource.get(Simulation.SIMULATED_URI), dir,
+                LoadTest.Options.defaults().withListener(stopAtFive).withControl(control));
         assertThat(control.finished()).isTrue();
         return result;
     }
@@ -120,7 +121,7 @@ class RunControlTest {
         RunControl control = new RunControl();
         control.stop();
         RunResult result = LoadTest.run(TesterSpec.open(10).duration(30 * S).startDelay(0), scheduler, server,
-                RequestSource.get(Simulation.SIMULATED_URI), dir, RunListener.NONE, control);
+                RequestSource.get(Simulation.SIMULATED_URI), dir, LoadTest.Options.defaults().withControl(control));
 
         assertThat(result.counts()).isEqualTo(new RunResult.Counts(0, 0, 0, 0, 0, 0, 0));
         assertThat(result.interrupted()).isTrue();

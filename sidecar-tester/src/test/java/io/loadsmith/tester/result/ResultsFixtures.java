@@ -15,32 +15,62 @@ public final class ResultsFixtures {
 
     /** A finished open run of 10 requests, 1 ms each, with nothing optional but what the engine always writes. */
     public static RunResult run(String name) {
-        return new RunResult(name, new RunResult.Tester("open", "poisson", 10.0, null, null, null, null, null, null,
-                1000.0, 100.0, null, null, 0.05), 1, true, 7, 1_000, 1_001_000_000, 1000.0, false,
-                new RunResult.Counts(10, 10, 10, 0, 0, 0, 0),
-                new RunResult.LatencyViews(latency(1.0, 10), latency(1.5, 10), null), null,
-                new RunResult.AboveObjective(20.0, 0, 0), new RunResult.Lateness(0.0, 0.1, 0.2),
-                new RunResult.Lateness(0.0, 0.0, 0.0), new RunResult.Waits(0, 0.0, 0.0), 10.0,
-                new RunResult.Cost(1000.0, 0.01, 0.5), List.of(), new RunResult.Spectrum(List.of(), List.of()), List.of(),
-                List.of(), List.of(), "requests.bin", "latency.hlog");
+        RunResult.Builder run = RunResult.builder();
+        run.name = name;
+        run.tester = new RunResult.Tester("open", "poisson", 10.0, null, null, null, null, null, null, 1000.0, 100.0,
+                null, null, 0.05);
+        run.round = 1;
+        run.stall = true;
+        run.seed = 7;
+        run.startNs = 1_000;
+        run.endNs = 1_001_000_000;
+        run.durationMs = 1000.0;
+        run.counts = new RunResult.Counts(10, 10, 10, 0, 0, 0, 0);
+        run.latencyMs = new RunResult.LatencyViews(latency(1.0, 10), latency(1.5, 10), null);
+        run.aboveObjective = new RunResult.AboveObjective(20.0, 0, 0);
+        run.sendLatenessMs = new RunResult.Lateness(0.0, 0.1, 0.2);
+        run.dispatchLatenessMs = new RunResult.Lateness(0.0, 0.0, 0.0);
+        run.waits = new RunResult.Waits(0, 0.0, 0.0);
+        run.achievedRate = 10.0;
+        run.cost = new RunResult.Cost(1000.0, 0.01, 0.5);
+        run.spectrum = new RunResult.Spectrum(List.of(), List.of());
+        run.requestsLog = "requests.bin";
+        run.hlog = "latency.hlog";
+        return run.build();
     }
 
     /** A results file with every part filled: two runs (one paced with steps and stalls), SLOs, alignment, experiment. */
     public static ResultsFile rich() {
-        RunResult paced = new RunResult("paced r1 stall", new RunResult.Tester("paced", null, null, null, null, 2, 50.0,
-                "catch_up", null, 3000.0, 1000.0, 100L, null, 0.05), 1, true, 3, 10_000_000, 3_010_000_000L, 3000.0, false,
-                new RunResult.Counts(121, 120, 119, 1, 1, 0, 1),
-                new RunResult.LatencyViews(latency(10.007, 120), latency(20.015, 120), latency(15.0, 137)),
-                new RunResult.Estimate(50.0, "pace", "an estimate"), new RunResult.AboveObjective(20.0, 2, 33),
-                new RunResult.Lateness(0.0, 445.183, 460.031), new RunResult.Lateness(0.0, 0.0, 0.0),
-                new RunResult.Waits(31, 7285.0, 460.0), 40.0, new RunResult.Cost(250000.0, 30.0, 20.0),
-                List.of(new RunResult.TimelinePoint(0, 40, 0, new RunResult.Pair(10.007, 10.007),
-                        new RunResult.Pair(10.007, 10.007))),
-                new RunResult.Spectrum(List.of(new RunResult.Point(0.0, 10.007), new RunResult.Point(100.0, 510.207)),
-                        List.of(new RunResult.Point(0.0, 10.007), new RunResult.Point(100.0, 510.207))),
-                List.of(new RunResult.StepResult(0, "get", new RunResult.StepCounts(120, 119, 1, 1),
-                        new RunResult.LatencyViews(latency(10.007, 120), latency(20.015, 120), null))),
-                List.of("a warning"), List.of(), "requests.bin", "latency.hlog")
+        RunResult.Builder built = RunResult.builder();
+        built.name = "paced r1 stall";
+        built.tester = new RunResult.Tester("paced", null, null, null, null, 2, 50.0, "catch_up", null, 3000.0, 1000.0,
+                100L, null, 0.05);
+        built.round = 1;
+        built.stall = true;
+        built.seed = 3;
+        built.startNs = 10_000_000;
+        built.endNs = 3_010_000_000L;
+        built.durationMs = 3000.0;
+        built.counts = new RunResult.Counts(121, 120, 119, 1, 1, 0, 1);
+        built.latencyMs = new RunResult.LatencyViews(latency(10.007, 120), latency(20.015, 120), latency(15.0, 137));
+        built.estimate = new RunResult.Estimate(50.0, "pace", "an estimate");
+        built.aboveObjective = new RunResult.AboveObjective(20.0, 2, 33);
+        built.sendLatenessMs = new RunResult.Lateness(0.0, 445.183, 460.031);
+        built.dispatchLatenessMs = new RunResult.Lateness(0.0, 0.0, 0.0);
+        built.waits = new RunResult.Waits(31, 7285.0, 460.0);
+        built.achievedRate = 40.0;
+        built.cost = new RunResult.Cost(250000.0, 30.0, 20.0);
+        built.timeline = List.of(new RunResult.TimelinePoint(0, 40, 0, new RunResult.Pair(10.007, 10.007),
+                new RunResult.Pair(10.007, 10.007)));
+        built.spectrum = new RunResult.Spectrum(
+                List.of(new RunResult.Point(0.0, 10.007), new RunResult.Point(100.0, 510.207)),
+                List.of(new RunResult.Point(0.0, 10.007), new RunResult.Point(100.0, 510.207)));
+        built.steps = List.of(new RunResult.StepResult(0, "get", new RunResult.StepCounts(120, 119, 1, 1),
+                new RunResult.LatencyViews(latency(10.007, 120), latency(20.015, 120), null)));
+        built.warnings = List.of("a warning");
+        built.requestsLog = "requests.bin";
+        built.hlog = "latency.hlog";
+        RunResult paced = built.build()
                 .withAlignment("runs/r1-paced-stall", "paced", new RunResult.Aligned(
                         List.of(new RunResult.StallRow(0, 1_010_000_000, 1_110_000_000, 3, 0, 5, 2, 7, true),
                                 new RunResult.StallRow(1, 2_900_000_000L, 3_100_000_000L, 0, 0, 0, 1, 1, false)),

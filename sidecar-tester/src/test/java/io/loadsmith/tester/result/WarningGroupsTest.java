@@ -18,9 +18,13 @@ class WarningGroupsTest {
     /** A run of an experiment with the given stall state and warnings. */
     static RunResult run(String name, boolean stall, String... warnings) {
         RunResult r = ResultsFixtures.run(name);
-        return new RunResult(r.name(), r.tester(), r.round(), stall, r.seed(), r.startNs(), r.endNs(), r.durationMs(),
-                false, r.counts(), r.latencyMs(), null, r.aboveObjective(), r.sendLatenessMs(), r.dispatchLatenessMs(),
-                r.waits(), r.achievedRate(), r.cost(), List.of(), null, List.of(), List.of(warnings), List.of(), null, null);
+        return r.with(c -> {
+            c.stall = stall;
+            c.spectrum = null;
+            c.warnings = List.of(warnings);
+            c.requestsLog = null;
+            c.hlog = null;
+        });
     }
 
     /** Two rounds of open-546, closed-1 and closed-16 with stalls on and off: 12 runs. */

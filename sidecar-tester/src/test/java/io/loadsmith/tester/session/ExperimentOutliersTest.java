@@ -101,11 +101,17 @@ class ExperimentOutliersTest {
 
     private void put(String arm, boolean stall, int round, double correctedP99, double serviceP99, double lateP99) {
         RunResult r = ResultsFixtures.run(arm + " r" + round + (stall ? " stall" : " no-stall"));
-        RunResult run = new RunResult(r.name(), r.tester(), round, stall, r.seed(), r.startNs(), r.endNs(), r.durationMs(),
-                false, r.counts(), new RunResult.LatencyViews(ResultsFixtures.latency(serviceP99, 10),
-                ResultsFixtures.latency(correctedP99, 10), null), null, r.aboveObjective(),
-                new RunResult.Lateness(0.1, lateP99, lateP99), new RunResult.Lateness(0.1, lateP99, lateP99), r.waits(),
-                r.achievedRate(), r.cost(), List.of(), null, List.of(), List.of(), List.of(), null, null);
+        RunResult run = r.with(c -> {
+            c.round = round;
+            c.stall = stall;
+            c.latencyMs = new RunResult.LatencyViews(ResultsFixtures.latency(serviceP99, 10),
+                    ResultsFixtures.latency(correctedP99, 10), null);
+            c.sendLatenessMs = new RunResult.Lateness(0.1, lateP99, lateP99);
+            c.dispatchLatenessMs = c.sendLatenessMs;
+            c.spectrum = null;
+            c.requestsLog = null;
+            c.hlog = null;
+        });
         results.computeIfAbsent(arm, k -> new LinkedHashMap<>()).computeIfAbsent(stall, k -> new TreeMap<>()).put(round, run);
         outcomes.computeIfAbsent(arm, k -> new LinkedHashMap<>()).computeIfAbsent(stall, k -> new TreeMap<>())
                 .put(round, new StalledRun.Outcome(run, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of()));

@@ -149,19 +149,20 @@ class ExperimentResultsTest {
         long[] startNanos = new long[1];
         TesterSpec tester = ARMS.get(arm).duration(2 * S).seed(round).grace(S).round(round).stall(stall)
                 .name(arm + " r" + round + (stall ? " stall" : " no-stall"));
-        RunResult result = LoadTest.run(tester, scheduler, server, RequestSource.get(Simulation.SIMULATED_URI), runDir,
-                new RunListener() {
-                    @Override
-                    public void countedStart(long start) {
-                        startNanos[0] = start;
-                        if (stall) {
-                            server.arm(plan, start);
-                            for (PlannedStall p : plan.stalls()) {
-                                windows.add(new StallWindow(p.index(), start + p.offsetNanos(), start + p.endOffsetNanos(), 1));
-                            }
-                        }
+        RunListener arming = new RunListener() {
+            @Override
+            public void countedStart(long start) {
+                startNanos[0] = start;
+                if (stall) {
+                    server.arm(plan, start);
+                    for (PlannedStall p : plan.stalls()) {
+                        windows.add(new StallWindow(p.index(), start + p.offsetNanos(), start + p.endOffsetNanos(), 1));
                     }
-                });
+                }
+            }
+        };
+        RunResult result = LoadTest.run(tester, scheduler, server, RequestSource.get(Simulation.SIMULATED_URI), runDir,
+                LoadTest.Options.defaults().withListener(arming));
         StalledRun.Outcome outcome;
         if (stall) {
             RunAlignment alignment = StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows, 2 * S,

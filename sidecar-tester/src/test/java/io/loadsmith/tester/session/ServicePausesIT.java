@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.tools.attach.VirtualMachine;
 import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.tester.agentclient.AgentStalls;
-import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.experiment.ScoreRequests;
@@ -134,7 +133,7 @@ class ServicePausesIT {
         gc.start();
         Path runDir = out.resolve("runs").resolve(tester.name());
         StalledRun.Outcome outcome = StalledRun.real(tester, counting, TransportOptions.connections(connections),
-                runDir, stalls, AlignedBins.forStall(stalls.durationNanos()));
+                runDir, StalledRun.Options.stalled(stalls));
         gc.join(TimeUnit.SECONDS.toMillis(60));
         commands.close();
         assertThat(failure[0]).isNull();

@@ -85,7 +85,7 @@ class ServicePausesTest {
         AdminClient admin = agent(200, "{\"observing\":true,\"jfr\":\"on\",\"next_index\":5,\"more\":false,\"dropped\":0,"
                 + "\"pauses\":[" + String.join(",", before, gc, sleeper, inGrace, after) + "]}");
 
-        RunResult result = ServicePauses.attach(ResultsFixtures.run("open"), admin, "r-1", OFFSET.forAlignment(), 0,
+        RunResult result = attachOne(ResultsFixtures.run("open"), admin, "r-1", OFFSET.forAlignment(), 0,
                 1000 * MS, 500 * MS, runDir(dir));
 
         JsonNode file = new ObjectMapper().readTree(dir.resolve("agent-pauses.json").toFile());
@@ -154,6 +154,14 @@ class ServicePausesTest {
                 0, null);
     }
 
+    /** {@link ServicePauses#attach} for a run on one agent, {@code admin}, armed under {@code runId}. */
+    private static RunResult attachOne(RunResult run, AdminClient admin, String runId, ClockOffset offset,
+                                       long countStartNanos, long durationNanos, long graceNanos, Path runDir)
+            throws IOException {
+        return ServicePauses.attach(run, List.of(replica(admin, offset, runId, 0)), List.of(admin), countStartNanos,
+                durationNanos, graceNanos, runDir, number -> -1);
+    }
+
     private static AdminClient.Armed armed(String runId) {
         return new AdminClient.Armed(runId, 0, 1000 * MS, List.of());
     }
@@ -163,7 +171,7 @@ class ServicePausesTest {
         AdminClient admin = agent(404, "{\"error\":\"no such endpoint\"}");
         RunResult run = ResultsFixtures.run("open");
 
-        RunResult result = ServicePauses.attach(run, admin, "r-1", ClockOffset.SAME_CLOCK, 0, 1000 * MS, 0, runDir(dir));
+        RunResult result = attachOne(run, admin, "r-1", ClockOffset.SAME_CLOCK, 0, 1000 * MS, 0, runDir(dir));
 
         assertThat(result).isEqualTo(run);
         assertThat(result.servicePauses()).isNull();
@@ -176,7 +184,7 @@ class ServicePausesTest {
         AdminClient admin = agent(200, "{\"observing\":false,\"jfr\":\"off\",\"next_index\":0,\"more\":false,"
                 + "\"dropped\":0,\"pauses\":[]}");
 
-        RunResult result = ServicePauses.attach(ResultsFixtures.run("open"), admin, "r-1", ClockOffset.SAME_CLOCK, 0,
+        RunResult result = attachOne(ResultsFixtures.run("open"), admin, "r-1", ClockOffset.SAME_CLOCK, 0,
                 1000 * MS, 0, runDir(dir));
 
         assertThat(result.servicePauses()).isNull();
@@ -190,7 +198,7 @@ class ServicePausesTest {
         AdminClient admin = agent(200, "{\"observing\":true,\"jfr\":\"on\",\"next_index\":0,\"more\":false,"
                 + "\"dropped\":0,\"pauses\":[]}");
 
-        RunResult result = ServicePauses.attach(ResultsFixtures.run("open"), admin, "r-1", ClockOffset.SAME_CLOCK, 0,
+        RunResult result = attachOne(ResultsFixtures.run("open"), admin, "r-1", ClockOffset.SAME_CLOCK, 0,
                 1000 * MS, 0, runDir(dir));
 
         assertThat(result.servicePauses()).isEmpty();

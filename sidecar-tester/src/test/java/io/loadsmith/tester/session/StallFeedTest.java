@@ -8,7 +8,6 @@ import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.ServerStall;
-import io.loadsmith.tester.result.ResultsFixtures;
 import io.loadsmith.tester.result.RunResult;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -135,13 +134,12 @@ class StallFeedTest {
                 new ServerStall(1, 0, 0, 1, 1, "block", "r-1"));
         StallFeed.Fetched lost = new StallFeed.Fetched(fetched, 3 * S, 4 * S,
                 new AdminException("admin http://127.0.0.1:1: cannot reach", 0, null));
-        RunResult run = ResultsFixtures.run("open");
 
-        RunResult marked = StallFeed.withAgentLost(run, lost, planned, 0, S / 2, 10 * S, List.of(2));
+        RunResult.AgentLost agentLost = StallFeed.agentLost(lost, planned, 0, S / 2, 10 * S, List.of(2));
 
-        assertThat(marked.agentLost()).isEqualTo(new RunResult.AgentLost(3_500.0, List.of(3, 4),
+        assertThat(agentLost).isEqualTo(new RunResult.AgentLost(3_500.0, List.of(3, 4),
                 "admin http://127.0.0.1:1: cannot reach"));
-        assertThat(marked.warnings()).last().isEqualTo("the agent stopped answering 3.5 s into the run: the 2 stall "
+        assertThat(StallFeed.warning(agentLost.atMs(), 2, agentLost.unconfirmedStalls())).isEqualTo("the agent stopped answering 3.5 s into the run: the 2 stall "
                 + "window(s) fetched before are kept and aligned; 2 planned stall(s) inside the counted span could not "
                 + "be confirmed (indices [3, 4]): they may or may not have happened");
     }

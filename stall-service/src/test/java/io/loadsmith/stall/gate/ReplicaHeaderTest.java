@@ -3,10 +3,13 @@ package io.loadsmith.stall.gate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 class ReplicaHeaderTest {
 
@@ -95,7 +98,7 @@ class ReplicaHeaderTest {
 
         ReplicaHeader.add(response, 1, 2);
 
-        assertThat(response.headers).containsExactly(Map.entry("Loadsmith-Replica", "r;recv=1;sent=2"));
+        assertThat(response.headers).containsExactly(Map.entry(ReplicaHeader.NAME, "r;recv=1;sent=2"));
     }
 
     @Test
@@ -106,7 +109,7 @@ class ReplicaHeaderTest {
         ReplicaHeader.add(response, 1, 2);
         ReplicaHeader.add(response, 3, 4);
 
-        assertThat(response.headers).containsExactly(Map.entry("Loadsmith-Replica", "r;recv=1;sent=2"));
+        assertThat(response.headers).containsExactly(Map.entry(ReplicaHeader.NAME, "r;recv=1;sent=2"));
     }
 
     @Test
@@ -120,15 +123,36 @@ class ReplicaHeaderTest {
         ReplicaHeader.add(exchange, 3, 4);
         ReplicaHeader.add(channel, 5, 6);
 
-        assertThat(core.fields.values).containsExactly(Map.entry("Loadsmith-Replica", "r;recv=1;sent=2"));
-        assertThat(exchange.map.values).containsExactly(Map.entry("Loadsmith-Replica", "r;recv=3;sent=4"));
-        assertThat(channel.response.headers).containsExactly(Map.entry("Loadsmith-Replica", "r;recv=5;sent=6"));
+        assertThat(core.fields.values).containsExactly(Map.entry(ReplicaHeader.NAME, "r;recv=1;sent=2"));
+        assertThat(exchange.map.values).containsExactly(Map.entry(ReplicaHeader.NAME, "r;recv=3;sent=4"));
+        assertThat(channel.response.headers).containsExactly(Map.entry(ReplicaHeader.NAME, "r;recv=5;sent=6"));
+    }
+
+    /** Header-like methods of names no server uses: none of them is called. */
+    public static final class UnknownKind {
+        public final List<String> calls = new ArrayList<>();
+
+        public void header(String name, String value) {
+            calls.add("header " + name);
+        }
+
+        public void setHeader(String name) {
+            calls.add("setHeader " + name);
+        }
     }
 
     @Test
     void an_object_of_an_unknown_kind_or_null_is_left_alone() {
-        ReplicaHeader.add(new Object(), 1, 2);
-        ReplicaHeader.add(null, 1, 2);
-        ReplicaHeader.add("a string", 1, 2);
+        ReplicaHeader.replica("r");
+        UnknownKind unknown = new UnknownKind();
+
+        ReplicaHeader.add(unknown, 1, 2);
+
+        assertThat(unknown.calls).isEmpty();
+        assertThatCode(() -> {
+            ReplicaHeader.add(new Object(), 1, 2);
+            ReplicaHeader.add(null, 1, 2);
+            ReplicaHeader.add("a string", 1, 2);
+        }).doesNotThrowAnyException();
     }
 }

@@ -5,6 +5,7 @@ import io.loadsmith.tester.transport.ServedBy;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * An HTTP/1.1 response parser for a load generator: it reads the status line and the framing of a
@@ -81,7 +82,7 @@ public final class ResponseParser {
     private static final int H_CONNECTION = 4;
     private static final int H_REPLICA = 8;
     private static final int ALL_NAMES = H_CONTENT_LENGTH | H_TRANSFER_ENCODING | H_CONNECTION | H_REPLICA;
-    private static final byte[] REPLICA = ascii("loadsmith-replica");
+    private static final byte[] REPLICA = ascii(ServedBy.HEADER.toLowerCase(Locale.ROOT));
     /** The longest replica id kept from a {@code Loadsmith-Replica} header (the rest is ignored). */
     private static final int MAX_REPLICA_BYTES = 128;
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.loadsmith.tester.engine.CountsAddUp;
 import io.loadsmith.tester.engine.RequestSource;
-import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.record.RequestRecord;
@@ -60,7 +59,7 @@ class NettyLanesIT {
         };
         try (OpenTransport http = Transports.open(options)) {
             assertThat(http.lanes()).hasSize(2);
-            RunResult result = StalledRun.run(spec, http, source, dir, null, null, new RunControl())
+            RunResult result = StalledRun.run(spec, http, source, dir, StalledRun.Options.unstalled())
                     .withTransport(options, http).result();
             ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), ResultsFile.of(List.of(result)));
             return result;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.loadsmith.tester.engine.CountsAddUp;
 import io.loadsmith.tester.engine.RequestSource;
-import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.engine.TesterSpec.Arrivals;
 import io.loadsmith.tester.record.RequestLog;
@@ -91,7 +90,7 @@ class OpenLoopRatesIT {
 
     private RunResult run(TesterSpec spec, TransportOptions options) throws Exception {
         try (OpenTransport http = Transports.open(options)) {
-            return StalledRun.run(spec, http, RequestSource.get(server.uri("/")), dir, null, null, new RunControl())
+            return StalledRun.run(spec, http, RequestSource.get(server.uri("/")), dir, StalledRun.Options.unstalled())
                     .result();
         }
     }

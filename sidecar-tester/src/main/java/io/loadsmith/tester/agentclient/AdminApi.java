@@ -1,0 +1,41 @@
+package io.loadsmith.tester.agentclient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.loadsmith.stall.plan.SeededPlanSpec;
+import io.loadsmith.stall.plan.StallKind;
+
+import java.net.URI;
+import java.util.List;
+
+/**
+ * What a run asks of an agent's admin API (docs/admin-api.md): its clock, its health, arming and
+ * disarming, and the stalls and pauses it recorded. {@link AdminClient} is the one over HTTP; a test can
+ * hand a run agents of its own. Every failure is an {@link AdminException} naming the agent; status 0 means
+ * it did not answer.
+ */
+public interface AdminApi {
+
+    /** The admin address (names the agent in results and messages). */
+    URI base();
+
+    /** The server's clock ({@code now_ns} of {@code GET /clock}); use with {@link ClockProbe}. */
+    long serverNanos() throws AdminException;
+
+    /** {@code GET /health} as it answered ({@code version}, {@code commit}, {@code replica}, ...). */
+    JsonNode health() throws AdminException;
+
+    /** Arms a seeded plan under a run id of the caller's (null: the agent makes one). */
+    AdminClient.Armed arm(SeededPlanSpec spec, StallKind kind, String runId) throws AdminException;
+
+    /** Cancels pending stalls (a stall in progress ends now) and returns the windows of the run so far. */
+    List<ServerStall> disarm() throws AdminException;
+
+    /** One page of the stalls that have happened, of run {@code runId} (null: every run's), from {@code sinceIndex}. */
+    AdminClient.StallPage stalls(String runId, long sinceIndex) throws AdminException;
+
+    /** Every stall of a run that has happened, following the pages. */
+    List<ServerStall> stalls(String runId) throws AdminException;
+
+    /** Every pause the agent still keeps, following the pages. */
+    AdminClient.PausePage pauses() throws AdminException;
+}
