@@ -8,7 +8,7 @@
 # differences with its distribution-free interval (sign test: with 7 pairs, the smallest and the largest
 # difference, 98.4 % coverage).
 #
-#   agent/bench/startup.sh [--server jetty12|jetty94|tomcat|netty|undertow|jdkhttp] [--out DIR]
+#   agent/bench/startup.sh [--server jetty12|jetty94|tomcat|netty|undertow|jdkhttp|springmvc] [--out DIR]
 #
 # Environment: RUNS=7  JAVA=java  JVM_OPTS="-Xmx256m"  AGENT_OPTS="admin=127.0.0.1:0"
 #   SERVER_CPUS (a taskset CPU list for the app; default: no pinning)  SKIP_BUILD=1
