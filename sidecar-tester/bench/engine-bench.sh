@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.."
 cp="sidecar-tester/target/test-classes:sidecar-tester/target/classes:$(cat sidecar-tester/target/bench.classpath)"
 if [[ ${1:-} == transport-alloc ]]; then
     log=$(mktemp)
-    java -Xmx256m -cp "$cp" io.loadsmith.tester.transport.http.HelloServer 0 >"$log" 2>&1 &
+    java -Xmx256m -cp "$cp" io.loadsmith.tester.client.jetty.HelloServer 0 >"$log" 2>&1 &
     server=$!
     trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
     for _ in $(seq 200); do   # up to 20 s for the server's line

@@ -20,7 +20,7 @@ command -v prometheus >/dev/null || { echo "live-metrics.sh: prometheus is missi
 cp="sidecar-tester/target/test-classes:sidecar-tester/target/classes:$(cat sidecar-tester/target/bench.classpath)"
 work=$(mktemp -d)
 server_port=$(free_port)
-java -Xmx256m -cp "$cp" io.loadsmith.tester.transport.http.HelloServer "$server_port" >"$work/server.log" 2>&1 &
+java -Xmx256m -cp "$cp" io.loadsmith.tester.client.jetty.HelloServer "$server_port" >"$work/server.log" 2>&1 &
 server=$!
 metrics_port=$(free_port)
 prometheus_port=$(free_port)

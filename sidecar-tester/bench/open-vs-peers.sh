@@ -145,8 +145,8 @@ start_jetty() {
   local port; port=$(free_port)
   printf -- '-cp %s\n' "sidecar-tester/target/test-classes:sidecar-tester/target/classes:$(cat "$TEST_CP_FILE")" >"$OUT/hello-cp.args"
   # started here, not through logged: $! must be the server itself, which cleanup stops
-  logcmd java -Xmx1g @"$OUT/hello-cp.args" io.loadsmith.tester.transport.http.HelloServer "$port"
-  java -Xmx1g @"$OUT/hello-cp.args" io.loadsmith.tester.transport.http.HelloServer "$port" >"$OUT/hello-server.log" 2>&1 &
+  logcmd java -Xmx1g @"$OUT/hello-cp.args" io.loadsmith.tester.client.jetty.HelloServer "$port"
+  java -Xmx1g @"$OUT/hello-cp.args" io.loadsmith.tester.client.jetty.HelloServer "$port" >"$OUT/hello-server.log" 2>&1 &
   PIDS+=($!)
   wait_port "$port" || { echo "open-vs-peers.sh: HelloServer did not start (see $OUT/hello-server.log)" >&2; exit 2; }
   URL="http://127.0.0.1:$port/"; SERVER_LOG=$OUT/hello-server.log

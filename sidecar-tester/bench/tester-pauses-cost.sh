@@ -18,7 +18,7 @@ jar=sidecar-tester/target/loadsmith.jar
     -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test >/dev/null
 cp="sidecar-tester/target/test-classes:sidecar-tester/target/classes:$(cat sidecar-tester/target/bench.classpath)"
 work=$(mktemp -d)
-java -Xmx256m -cp "$cp" io.loadsmith.tester.transport.http.HelloServer 0 >"$work/server.log" 2>&1 &
+java -Xmx256m -cp "$cp" io.loadsmith.tester.client.jetty.HelloServer 0 >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
 url=

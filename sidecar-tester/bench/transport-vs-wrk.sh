@@ -66,7 +66,7 @@ trap 'exit 130' INT TERM
 
 start_jetty() {
   local port; port=$(free_port)
-  java -Xmx256m -cp "$CP" io.loadsmith.tester.transport.http.HelloServer "$port" >"$OUT/hello-server.log" 2>&1 &
+  java -Xmx256m -cp "$CP" io.loadsmith.tester.client.jetty.HelloServer "$port" >"$OUT/hello-server.log" 2>&1 &
   PIDS+=($!)
   wait_port "$port" || { echo "transport-vs-wrk.sh: HelloServer did not start (see $OUT/hello-server.log)" >&2; exit 2; }
   URL="http://127.0.0.1:$port/"

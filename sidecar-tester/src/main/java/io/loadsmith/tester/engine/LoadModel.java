@@ -1,6 +1,7 @@
 package io.loadsmith.tester.engine;
 
 import io.loadsmith.tester.schedule.ArrivalSchedule;
+import io.loadsmith.tester.scheduler.Scheduler;
 
 /**
  * What differs between the load models: when journeys start, and what the end of one starts. The

@@ -2,6 +2,7 @@ package io.loadsmith.tester.engine;
 
 import io.loadsmith.tester.record.RunRecorder;
 import io.loadsmith.tester.schedule.ArrivalSchedule;
+import io.loadsmith.tester.scheduler.Scheduler;
 import io.loadsmith.tester.transport.Outcome;
 import io.loadsmith.tester.transport.RequestSpec;
 import io.loadsmith.tester.transport.Transport;
@@ -28,7 +29,7 @@ final class Phase {
     private final long journeyLimit;          // warm-up by requests; Long.MAX_VALUE otherwise
     private final Consumer<Phase> onDone;
     private final Consumer<Throwable> onError;
-    private final int lane;                   // this phase's lane of the run's lanes: see LoadTest
+    private final int lane;                   // this phase's lane of the run's lanes: see LoadRun
     private final int lanes;
 
     private long journeysStarted;

@@ -1,5 +1,7 @@
 package io.loadsmith.tester.engine;
 
+import io.loadsmith.tester.scheduler.TaskQueue;
+
 /** A task of a {@link Phase}: skipped once the phase has finished; a failure ends the run with it. */
 abstract class PhaseTask extends TaskQueue.Task {
 

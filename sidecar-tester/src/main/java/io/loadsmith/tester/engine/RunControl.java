@@ -1,9 +1,11 @@
 package io.loadsmith.tester.engine;
 
 import io.loadsmith.tester.record.LiveStats;
+import io.loadsmith.tester.scheduler.Scheduler;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 
 /**
- * A stop handle for one run of {@link LoadTest}. {@link #stop()} may be called from any thread, once or
+ * A stop handle for one run of {@link LoadRun}. {@link #stop()} may be called from any thread, once or
  * many times, before or during the run: the request is handed to the scheduler's thread, where the run
  * stops creating arrivals and iterations (anything intended at or after that moment is never scheduled),
  * gives the requests in flight the tester's grace, then cancels what is left and counts it as dropped.

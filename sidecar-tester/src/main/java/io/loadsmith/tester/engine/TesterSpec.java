@@ -1,6 +1,7 @@
 package io.loadsmith.tester.engine;
 
 import io.loadsmith.tester.schedule.Stage;
+import io.loadsmith.tester.scheduler.Scheduler;
 
 import java.util.List;
 import java.util.Locale;

@@ -1,10 +1,10 @@
 package io.loadsmith.tester.scenario;
 
+import io.loadsmith.tester.client.http1.RequestPlan;
 import io.loadsmith.tester.scenario.Scenario.Step;
 import io.loadsmith.tester.transport.RequestSpec;
 import io.loadsmith.tester.transport.RequestTemplate;
 import io.loadsmith.tester.transport.ResponseCheck;
-import io.loadsmith.tester.transport.http1.RequestPlan;
 import io.netty.buffer.ByteBuf;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -20,26 +20,26 @@ import io.loadsmith.tester.align.MissingStalls;
 import io.loadsmith.tester.align.RunAlignment;
 import io.loadsmith.tester.align.StallAlignment;
 import io.loadsmith.tester.align.StallWindow;
-import io.loadsmith.tester.engine.Lane;
-import io.loadsmith.tester.engine.LoadTest;
+import io.loadsmith.tester.client.Transports;
+import io.loadsmith.tester.engine.LoadRun;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.TesterSpec;
-import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.record.LiveStats;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.record.RequestRecord;
 import io.loadsmith.tester.result.AtomicFiles;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.transport.ConnectionStats;
+import io.loadsmith.tester.transport.Lane;
 import io.loadsmith.tester.transport.OpenTransport;
 import io.loadsmith.tester.transport.ServedBy;
 import io.loadsmith.tester.transport.Transport;
 import io.loadsmith.tester.transport.TransportOptions;
 import io.loadsmith.tester.transport.TransportStats;
-import io.loadsmith.tester.transport.Transports;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -227,8 +227,8 @@ public final class StalledRun {
      */
     private record Side(Executor writer, StallFeed.Poller poller, TesterPauses self) {
 
-        LoadTest.Options engine(RunListener listener, RunControl control) {
-            return new LoadTest.Options(self == null ? listener : self.around(listener), control, writer);
+        LoadRun.Options engine(RunListener listener, RunControl control) {
+            return new LoadRun.Options(self == null ? listener : self.around(listener), control, writer);
         }
     }
 
@@ -236,7 +236,7 @@ public final class StalledRun {
     private static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
                                Options options, Side side) throws IOException {
         if (options.stalls() == null) {
-            RunResult result = LoadTest.run(tester.stall(false), lanes, source, runDir,
+            RunResult result = LoadRun.run(tester.stall(false), lanes, source, runDir,
                     side.engine(RunListener.NONE, options.control()));
             return new Outcome(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
         }
@@ -245,7 +245,7 @@ public final class StalledRun {
         Arming arming = new Arming(agents, options, tester.durationNanos(), clock, side.poller());
         RunResult result;
         try {
-            result = LoadTest.run(tester.stall(true), lanes, source, runDir, side.engine(arming, options.control()));
+            result = LoadRun.run(tester.stall(true), lanes, source, runDir, side.engine(arming, options.control()));
         } catch (IOException | RuntimeException e) {
             agents.forEach(Agent::closeFeed);
             throw e;

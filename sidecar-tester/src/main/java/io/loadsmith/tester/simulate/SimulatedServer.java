@@ -2,7 +2,7 @@ package io.loadsmith.tester.simulate;
 
 import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.StallPlan;
-import io.loadsmith.tester.engine.VirtualScheduler;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.transport.Exchange;
 import io.loadsmith.tester.transport.Outcome;
 import io.loadsmith.tester.transport.RequestSpec;

@@ -1,12 +1,12 @@
 package io.loadsmith.tester.simulate;
 
 import io.loadsmith.stall.plan.StallPlan;
-import io.loadsmith.tester.engine.LoadTest;
+import io.loadsmith.tester.engine.LoadRun;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.TesterSpec;
-import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 
 import java.io.IOException;
 import java.net.URI;
@@ -56,7 +56,7 @@ public final class Simulation {
                 }
             }
         };
-        return LoadTest.run(tester, scheduler, server, source != null ? source : RequestSource.get(SIMULATED_URI),
-                runDir, LoadTest.Options.defaults().withListener(arm));
+        return LoadRun.run(tester, scheduler, server, source != null ? source : RequestSource.get(SIMULATED_URI),
+                runDir, LoadRun.Options.defaults().withListener(arm));
     }
 }

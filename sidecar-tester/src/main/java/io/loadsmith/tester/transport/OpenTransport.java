@@ -1,14 +1,13 @@
 package io.loadsmith.tester.transport;
 
-import io.loadsmith.tester.engine.Lane;
-import io.loadsmith.tester.engine.Scheduler;
+import io.loadsmith.tester.scheduler.Scheduler;
 
 import java.util.List;
 
 /**
- * Transports and the schedulers they belong with, opened together by {@link Transports#open} and closed
+ * Transports and the schedulers they belong with, opened together by {@code client.Transports.open} and closed
  * together: the transports first (what is in flight is cancelled), then the schedulers' threads. One lane
- * (a scheduler and its transport) per event loop: pass {@link #lanes()} to {@code LoadTest.run}, or, with
+ * (a scheduler and its transport) per event loop: pass {@link #lanes()} to {@code LoadRun.run}, or, with
  * one lane, {@link #scheduler()} and {@link #transport()}. Read {@link #stats()} (all lanes together) and
  * {@link #laneStats()} from any thread.
  */

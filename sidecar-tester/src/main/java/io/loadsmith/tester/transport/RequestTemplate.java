@@ -18,7 +18,7 @@ public interface RequestTemplate {
 
     /**
      * Appends the HTTP/1.1 bytes of {@code spec}'s row to {@code out}: byte for byte those that
-     * {@code transport.http1.RequestEncoder} writes for {@link #render}{@code (spec)}. Never throws for a
+     * {@code client.http1.RequestEncoder} writes for {@link #render}{@code (spec)}. Never throws for a
      * row it was given: a template is only handed rows it can write.
      */
     void encode(RequestSpec spec, ByteBuf out);

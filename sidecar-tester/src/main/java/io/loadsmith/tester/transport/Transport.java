@@ -1,7 +1,7 @@
 package io.loadsmith.tester.transport;
 
 /**
- * Sends requests for the engine. The real one is HTTP ({@code tester.transport.http}); the simulated one is
+ * Sends requests for the engine. The real one is HTTP ({@code tester.client.jetty}); the simulated one is
  * {@code io.loadsmith.tester.simulate.SimulatedServer}.
  *
  * <p>{@link #send} is called on the scheduler's thread and must not block: it starts the exchange and

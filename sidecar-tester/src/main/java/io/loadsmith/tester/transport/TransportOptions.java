@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * What {@link Transports#open} builds: which HTTP client and HTTP version, how many connections, its timeouts
+ * What {@code client.Transports.open} builds: which HTTP client and HTTP version, how many connections, its timeouts
  * and TLS trust.
  *
  * @param kind                the HTTP client: {@link Kind#NETTY} (the default) or {@link Kind#JETTY}
@@ -28,9 +28,9 @@ public record TransportOptions(Kind kind, int connections, long timeoutNanos, lo
 
     /** The HTTP client behind the transport ({@code target.transport} in a scenario). */
     public enum Kind {
-        /** HTTP/1.1 on Netty event loops that also run the schedule ({@code transport.netty}). */
+        /** HTTP/1.1 on Netty event loops that also run the schedule ({@code client.netty}). */
         NETTY,
-        /** Jetty's HttpClient ({@code transport.http.JettyTransport}) on the {@code SystemScheduler}. */
+        /** Jetty's HttpClient ({@code client.jetty.JettyTransport}) on the {@code SystemScheduler}. */
         JETTY;
 
         /** The name in scenario files: {@code netty}, {@code jetty}. */

@@ -4,12 +4,12 @@ import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.stall.plan.StallPlan;
-import io.loadsmith.tester.engine.LoadTest;
+import io.loadsmith.tester.engine.LoadRun;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.TesterSpec;
-import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.record.RequestLog;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.simulate.ServiceTime;
 import io.loadsmith.tester.simulate.SimulatedServer;
 import io.loadsmith.tester.simulate.Simulation;
@@ -54,8 +54,8 @@ class SimulatedAlignmentTest {
                 }
             }
         };
-        LoadTest.run(spec.duration(DURATION).seed(11).grace(S), scheduler, server,
-                RequestSource.get(Simulation.SIMULATED_URI), runDir, LoadTest.Options.defaults().withListener(arming));
+        LoadRun.run(spec.duration(DURATION).seed(11).grace(S), scheduler, server,
+                RequestSource.get(Simulation.SIMULATED_URI), runDir, LoadRun.Options.defaults().withListener(arming));
         return StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows, DURATION,
                 AlignedBins.forStall(100 * MS), 500, 1);
     }

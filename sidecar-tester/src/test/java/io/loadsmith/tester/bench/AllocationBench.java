@@ -1,11 +1,11 @@
 package io.loadsmith.tester.bench;
 
-import io.loadsmith.tester.engine.LoadTest;
+import io.loadsmith.tester.engine.LoadRun;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.TesterSpec;
-import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.simulate.Simulation;
 import io.loadsmith.tester.transport.Exchange;
 import io.loadsmith.tester.transport.Outcome;
@@ -84,8 +84,8 @@ public final class AllocationBench {
                 });
             }
         };
-        RunResult result = LoadTest.run(spec, scheduler, transport, RequestSource.get(Simulation.SIMULATED_URI),
-                runDir, LoadTest.Options.defaults().withListener(listener));
+        RunResult result = LoadRun.run(spec, scheduler, transport, RequestSource.get(Simulation.SIMULATED_URI),
+                runDir, LoadRun.Options.defaults().withListener(listener));
         if (result.counts().sent() == 0) {
             throw new IllegalStateException("nothing sent");
         }

@@ -3,12 +3,12 @@ package io.loadsmith.tester.bench;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.stall.plan.StallPlan;
-import io.loadsmith.tester.engine.LoadTest;
+import io.loadsmith.tester.engine.LoadRun;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.TesterSpec;
-import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.simulate.ServiceTime;
 import io.loadsmith.tester.simulate.SimulatedServer;
 import io.loadsmith.tester.simulate.Simulation;
@@ -114,9 +114,9 @@ public final class EngineBench {
             }
         };
         long t0 = System.nanoTime();
-        RunResult result = LoadTest.run(TesterSpec.open(20_000).duration(600 * S).seed(4).objective(10 * MS),
+        RunResult result = LoadRun.run(TesterSpec.open(20_000).duration(600 * S).seed(4).objective(10 * MS),
                 scheduler, server, RequestSource.get(Simulation.SIMULATED_URI), dir.resolve("soak"),
-                LoadTest.Options.defaults().withListener(listener));
+                LoadRun.Options.defaults().withListener(listener));
         long wall = System.nanoTime() - t0;
         System.out.printf("soak: 10 simulated minutes at 20,000/s: %d requests in %.1f s (%.0f ns per request), "
                         + "-Xmx %d MB, heap used after GC at each simulated minute (MB): %s, request log %d MB%n",
@@ -134,18 +134,18 @@ public final class EngineBench {
         for (String name : List.of("SystemScheduler", "event loop")) {
             for (int round = 0; round < 3; round++) {
                 try (io.loadsmith.tester.transport.OpenTransport loop = name.equals("event loop")
-                        ? io.loadsmith.tester.transport.Transports.open(
+                        ? io.loadsmith.tester.client.Transports.open(
                                 io.loadsmith.tester.transport.TransportOptions.connections(1))
                         : null;
-                     io.loadsmith.tester.engine.SystemScheduler system = loop == null
-                        ? io.loadsmith.tester.engine.SystemScheduler.start() : null) {
+                     io.loadsmith.tester.scheduler.SystemScheduler system = loop == null
+                        ? io.loadsmith.tester.scheduler.SystemScheduler.start() : null) {
                     lateness(name, loop != null ? loop.scheduler() : system);
                 }
             }
         }
     }
 
-    private static void lateness(String name, io.loadsmith.tester.engine.Scheduler scheduler) throws Exception {
+    private static void lateness(String name, io.loadsmith.tester.scheduler.Scheduler scheduler) throws Exception {
         int n = 5_000;
         long[] lateness = new long[n];
         long[] threadCpu = new long[2];

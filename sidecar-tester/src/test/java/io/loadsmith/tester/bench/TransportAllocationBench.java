@@ -1,15 +1,15 @@
 package io.loadsmith.tester.bench;
 
-import io.loadsmith.tester.engine.LoadTest;
+import io.loadsmith.tester.client.Transports;
+import io.loadsmith.tester.engine.LoadRun;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunListener;
-import io.loadsmith.tester.engine.Scheduler;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.scenario.ScenarioParser;
+import io.loadsmith.tester.scheduler.Scheduler;
 import io.loadsmith.tester.transport.OpenTransport;
 import io.loadsmith.tester.transport.TransportOptions;
-import io.loadsmith.tester.transport.Transports;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
@@ -111,8 +111,8 @@ public final class TransportAllocationBench {
             ExecutorService writer = Executors.newSingleThreadExecutor(); // the files, off the loop, as in a real run
             RunResult result;
             try {
-                result = LoadTest.run(spec, loop, http.transport(), source, dir.resolve(name.replaceAll("[^a-z0-9]", "")),
-                        LoadTest.Options.defaults().withListener(listener).withWriter(writer));
+                result = LoadRun.run(spec, loop, http.transport(), source, dir.resolve(name.replaceAll("[^a-z0-9]", "")),
+                        LoadRun.Options.defaults().withListener(listener).withWriter(writer));
             } finally {
                 writer.shutdown();
             }

@@ -5,8 +5,10 @@ import io.loadsmith.tester.record.RequestRecord;
 import io.loadsmith.tester.record.RunRecorder;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.schedule.Stage;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.simulate.ServiceTime;
 import io.loadsmith.tester.simulate.SimulatedServer;
+import io.loadsmith.tester.transport.Lane;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
@@ -49,7 +51,7 @@ class LanesTest {
         if (stopAtNanos > 0) {
             scheduler.at(stopAtNanos, control::stop);
         }
-        return LoadTest.run(spec, all, RequestSource.get(URI), runDir, LoadTest.Options.defaults().withControl(control));
+        return LoadRun.run(spec, all, RequestSource.get(URI), runDir, LoadRun.Options.defaults().withControl(control));
     }
 
     static final java.net.URI URI = java.net.URI.create("http://simulated.invalid/");
@@ -159,7 +161,7 @@ class LanesTest {
             return get.request(arrival, position, connection);
         };
 
-        assertThatThrownBy(() -> LoadTest.run(poisson(), lanes, failing, dir, LoadTest.Options.defaults()))
+        assertThatThrownBy(() -> LoadRun.run(poisson(), lanes, failing, dir, LoadRun.Options.defaults()))
                 .isInstanceOf(IllegalStateException.class).hasMessage("no request for arrival 100");
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files).isEmpty();

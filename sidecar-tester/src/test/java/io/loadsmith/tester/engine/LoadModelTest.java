@@ -2,6 +2,7 @@ package io.loadsmith.tester.engine;
 
 import io.loadsmith.tester.record.RequestRecord;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.simulate.Simulation;
 import io.loadsmith.tester.transport.Exchange;
 import io.loadsmith.tester.transport.Outcome;
@@ -59,7 +60,7 @@ class LoadModelTest {
     }
 
     private RunResult run(TesterSpec spec, Transport transport, RequestSource source) throws IOException {
-        RunResult result = LoadTest.run(spec.startDelay(0), scheduler, transport, source, dir);
+        RunResult result = LoadRun.run(spec.startDelay(0), scheduler, transport, source, dir);
         CountsAddUp.check(result);
         return result;
     }

@@ -2,6 +2,7 @@ package io.loadsmith.tester.engine;
 
 import io.loadsmith.tester.record.RequestRecord;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.simulate.ServiceTime;
 import io.loadsmith.tester.simulate.SimulatedServer;
 import io.loadsmith.tester.simulate.Simulation;
@@ -39,9 +40,9 @@ class RunControlTest {
                 scheduler.at(startNanos + 5 * S, control::stop);
             }
         };
-        RunResult result = LoadTest.run(spec.duration(30 * S).grace(S).startDelay(0), scheduler, server,
+        RunResult result = LoadRun.run(spec.duration(30 * S).grace(S).startDelay(0), scheduler, server,
                 RequestSource.get(Simulation.SIMULATED_URI), dir,
-                LoadTest.Options.defaults().withListener(stopAtFive).withControl(control));
+                LoadRun.Options.defaults().withListener(stopAtFive).withControl(control));
         assertThat(control.finished()).isTrue();
         return result;
     }
@@ -120,8 +121,8 @@ class RunControlTest {
         SimulatedServer server = new SimulatedServer(scheduler, 1, ServiceTime.constant(10 * MS), 1);
         RunControl control = new RunControl();
         control.stop();
-        RunResult result = LoadTest.run(TesterSpec.open(10).duration(30 * S).startDelay(0), scheduler, server,
-                RequestSource.get(Simulation.SIMULATED_URI), dir, LoadTest.Options.defaults().withControl(control));
+        RunResult result = LoadRun.run(TesterSpec.open(10).duration(30 * S).startDelay(0), scheduler, server,
+                RequestSource.get(Simulation.SIMULATED_URI), dir, LoadRun.Options.defaults().withControl(control));
 
         assertThat(result.counts()).isEqualTo(new RunResult.Counts(0, 0, 0, 0, 0, 0, 0));
         assertThat(result.interrupted()).isTrue();

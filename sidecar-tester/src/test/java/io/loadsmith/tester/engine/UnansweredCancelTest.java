@@ -2,6 +2,7 @@ package io.loadsmith.tester.engine;
 
 import io.loadsmith.tester.record.RequestRecord;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.simulate.ServiceTime;
 import io.loadsmith.tester.simulate.SimulatedServer;
 import io.loadsmith.tester.simulate.Simulation;
@@ -54,7 +55,7 @@ class UnansweredCancelTest {
         VirtualScheduler scheduler = new VirtualScheduler();
         SimulatedServer server = new SimulatedServer(scheduler, 2, ServiceTime.constant(10 * MS), 1);
         server.addWindow(S, 100 * S);
-        RunResult result = LoadTest.run(spec.duration(2 * S).grace(S).startDelay(0), scheduler,
+        RunResult result = LoadRun.run(spec.duration(2 * S).grace(S).startDelay(0), scheduler,
                 new DeafToCancel(server), RequestSource.get(Simulation.SIMULATED_URI), dir);
         CountsAddUp.check(result);
         assertThat(result.endNs()).isEqualTo(4 * S);

@@ -1,9 +1,9 @@
 package io.loadsmith.tester.scenario;
 
+import io.loadsmith.tester.client.http1.RequestEncoder;
 import io.loadsmith.tester.scenario.Scenario.Journey;
 import io.loadsmith.tester.scenario.Scenario.Step;
 import io.loadsmith.tester.transport.RequestSpec;
-import io.loadsmith.tester.transport.http1.RequestEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;

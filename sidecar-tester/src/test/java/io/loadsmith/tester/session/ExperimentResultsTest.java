@@ -15,11 +15,10 @@ import io.loadsmith.tester.align.MissingStalls;
 import io.loadsmith.tester.align.RunAlignment;
 import io.loadsmith.tester.align.StallAlignment;
 import io.loadsmith.tester.align.StallWindow;
-import io.loadsmith.tester.engine.LoadTest;
+import io.loadsmith.tester.engine.LoadRun;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.TesterSpec;
-import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.experiment.ExperimentSpec;
 import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.tester.record.RequestLog;
@@ -29,6 +28,7 @@ import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.ResultsReader;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.simulate.ServiceTime;
 import io.loadsmith.tester.simulate.SimulatedServer;
 import io.loadsmith.tester.simulate.Simulation;
@@ -161,8 +161,8 @@ class ExperimentResultsTest {
                 }
             }
         };
-        RunResult result = LoadTest.run(tester, scheduler, server, RequestSource.get(Simulation.SIMULATED_URI), runDir,
-                LoadTest.Options.defaults().withListener(arming));
+        RunResult result = LoadRun.run(tester, scheduler, server, RequestSource.get(Simulation.SIMULATED_URI), runDir,
+                LoadRun.Options.defaults().withListener(arming));
         StalledRun.Outcome outcome;
         if (stall) {
             RunAlignment alignment = StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows, 2 * S,

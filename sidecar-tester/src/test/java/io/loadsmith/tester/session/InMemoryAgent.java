@@ -12,7 +12,7 @@ import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.agentclient.ServerPause;
 import io.loadsmith.tester.agentclient.ServerStall;
-import io.loadsmith.tester.engine.VirtualScheduler;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.simulate.SimulatedServer;
 
 import java.net.URI;

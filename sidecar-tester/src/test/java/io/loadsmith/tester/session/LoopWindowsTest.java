@@ -1,14 +1,14 @@
 package io.loadsmith.tester.session;
 
-import io.loadsmith.tester.align.TesterPauseMeetings;
 import io.loadsmith.tester.align.TesterPauseMeetings.Span;
-import io.loadsmith.tester.engine.LoadTest;
+import io.loadsmith.tester.align.TesterPauseMeetings;
+import io.loadsmith.tester.engine.LoadRun;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.TesterSpec;
-import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.simulate.ServiceTime;
 import io.loadsmith.tester.simulate.SimulatedServer;
 import org.junit.jupiter.api.Test;
@@ -37,8 +37,8 @@ class LoopWindowsTest {
         VirtualScheduler scheduler = new VirtualScheduler();
         scheduler.pause(PAUSE_START, PAUSE_END);
         SimulatedServer server = new SimulatedServer(scheduler, 1, ServiceTime.constant(100_000), 1);
-        return LoadTest.run(spec, scheduler, server, RequestSource.get(URI.create("http://127.0.0.1:1/")), dir,
-                LoadTest.Options.defaults().withListener(loop.around(RunListener.NONE)));
+        return LoadRun.run(spec, scheduler, server, RequestSource.get(URI.create("http://127.0.0.1:1/")), dir,
+                LoadRun.Options.defaults().withListener(loop.around(RunListener.NONE)));
     }
 
     private static TesterSpec constantOpen() {

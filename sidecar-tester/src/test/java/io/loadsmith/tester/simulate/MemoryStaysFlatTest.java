@@ -1,11 +1,11 @@
 package io.loadsmith.tester.simulate;
 
-import io.loadsmith.tester.engine.LoadTest;
+import io.loadsmith.tester.engine.LoadRun;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.RunListener;
 import io.loadsmith.tester.engine.TesterSpec;
-import io.loadsmith.tester.engine.VirtualScheduler;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,8 +50,8 @@ class MemoryStaysFlatTest {
             }
         };
 
-        RunResult result = LoadTest.run(TesterSpec.open(20_000).duration(600 * S).seed(4), scheduler, server,
-                RequestSource.get(Simulation.SIMULATED_URI), dir, LoadTest.Options.defaults().withListener(sampleEachMinute));
+        RunResult result = LoadRun.run(TesterSpec.open(20_000).duration(600 * S).seed(4), scheduler, server,
+                RequestSource.get(Simulation.SIMULATED_URI), dir, LoadRun.Options.defaults().withListener(sampleEachMinute));
 
         assertThat(result.counts().sent()).isBetween(11_990_000L, 12_010_000L);
         assertThat(usedAfterGcBytes).hasSize(10).allSatisfy(used -> assertThat(used).isLessThan(200L << 20));

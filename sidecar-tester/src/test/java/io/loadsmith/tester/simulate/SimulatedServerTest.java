@@ -4,7 +4,7 @@ import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.stall.plan.StallPlan;
-import io.loadsmith.tester.engine.VirtualScheduler;
+import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.transport.Exchange;
 import io.loadsmith.tester.transport.Outcome;
 import io.loadsmith.tester.transport.RequestSpec;
