@@ -9,7 +9,7 @@ import io.loadsmith.agent.target.Gate;
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.gate.ReplicaHeader;
 import io.loadsmith.stall.gate.StallGate;
-import io.loadsmith.stall.gate.StallWindow;
+import io.loadsmith.stall.gate.GateWindow;
 import io.loadsmith.stall.plan.StallKind;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -82,7 +82,7 @@ class GateWeaverTest {
     }
 
     private static final String SAMPLE = Sample.class.getName();
-    private StallWindow window;
+    private GateWindow window;
 
     @AfterEach
     void closeWindow() {

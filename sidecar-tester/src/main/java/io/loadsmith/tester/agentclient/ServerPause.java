@@ -1,7 +1,7 @@
 package io.loadsmith.tester.agentclient;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.loadsmith.tester.align.PauseWindow;
+import io.loadsmith.tester.align.AlignedPause;
 
 /**
  * One pause as {@code GET /pauses} reports it (docs/admin-api.md), on the server's clock.
@@ -19,8 +19,8 @@ public record ServerPause(int index, String source, String label, long startNano
                           Long timeToSafepointNanos, JsonNode json) {
 
     /** The window on the tester's clock. */
-    public PauseWindow onTesterClock(ClockOffset offset) {
-        return new PauseWindow(index, source, label, offset.toTesterNanos(startNanos), offset.toTesterNanos(endNanos),
+    public AlignedPause onTesterClock(ClockOffset offset) {
+        return new AlignedPause(index, source, label, offset.toTesterNanos(startNanos), offset.toTesterNanos(endNanos),
                 timeToSafepointNanos);
     }
 }

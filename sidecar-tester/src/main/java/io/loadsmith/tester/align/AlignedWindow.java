@@ -2,7 +2,7 @@ package io.loadsmith.tester.align;
 
 /**
  * A window of time that a run's requests are counted against, on the tester's clock: an injected stall
- * ({@link StallWindow}) or a pause the service's observer saw ({@link PauseWindow}).
+ * ({@link StallWindow}) or a pause the service's observer saw ({@link AlignedPause}).
  */
 public interface AlignedWindow {
 

@@ -21,7 +21,7 @@ import java.util.function.IntUnaryOperator;
  * @param bins        the geometry of {@code sendsPerBin} (null: the counts alone, no plot)
  * @param sendsPerBin sends per bin of time from a pause's start, averaged over the pauses met
  */
-public record PauseAlignment(List<WindowAlignment.WindowCount<PauseWindow>> pauses, Summary summary,
+public record PauseAlignment(List<WindowAlignment.WindowCount<AlignedPause>> pauses, PauseCounts summary,
                              AlignedBins bins, double[] sendsPerBin) {
 
     public PauseAlignment {
@@ -46,7 +46,7 @@ public record PauseAlignment(List<WindowAlignment.WindowCount<PauseWindow>> paus
      * @param sentRequests        requests of the counted run that were sent
      * @param pausedNanos         the time covered by the pauses met (their union: overlapping pauses count once)
      */
-    public record Summary(int pauses, int pausesMet, long sentDuringTotal, long overlappingRequests,
+    public record PauseCounts(int pauses, int pausesMet, long sentDuringTotal, long overlappingRequests,
                           long sentRequests, long pausedNanos) {
 
         /** Share (0 to 1) of the sent requests whose lifetime overlapped a pause met. */
@@ -70,7 +70,7 @@ public record PauseAlignment(List<WindowAlignment.WindowCount<PauseWindow>> paus
      *
      * @param bins the bins of the pause-aligned plot; null: the counts alone (no plot)
      */
-    public static PauseAlignment alignLog(Path requestLog, List<PauseWindow> pauses, long durationNanos,
+    public static PauseAlignment alignLog(Path requestLog, List<AlignedPause> pauses, long durationNanos,
                                           AlignedBins bins) throws IOException {
         return alignLog(requestLog, pauses, durationNanos, bins, servedBy -> StallWindow.NO_REPLICA);
     }
@@ -79,20 +79,20 @@ public record PauseAlignment(List<WindowAlignment.WindowCount<PauseWindow>> paus
      * {@link #alignLog(Path, List, long, AlignedBins)} of a run on several agents: each request counts only
      * for the pauses of the replica that served it ({@code replicaOf}, as {@link WindowAlignment#alignLog}).
      */
-    public static PauseAlignment alignLog(Path requestLog, List<PauseWindow> pauses, long durationNanos,
+    public static PauseAlignment alignLog(Path requestLog, List<AlignedPause> pauses, long durationNanos,
                                           AlignedBins bins, IntUnaryOperator replicaOf) throws IOException {
         AlignedBins counting = bins == null ? AlignedBins.forStall(AlignedBins.MIN_BIN_NANOS) : bins;
         return of(WindowAlignment.alignLog(requestLog, pauses, durationNanos, counting, 0, 0, replicaOf), bins);
     }
 
-    private static PauseAlignment of(WindowAlignment.Counted<PauseWindow> counted, AlignedBins bins) {
-        List<PauseWindow> met = new ArrayList<>();
-        for (WindowAlignment.WindowCount<PauseWindow> c : counted.windows()) {
+    private static PauseAlignment of(WindowAlignment.Counted<AlignedPause> counted, AlignedBins bins) {
+        List<AlignedPause> met = new ArrayList<>();
+        for (WindowAlignment.WindowCount<AlignedPause> c : counted.windows()) {
             if (c.met()) {
                 met.add(c.window());
             }
         }
-        Summary summary = new Summary(counted.windows().size(), counted.windowsMet(), counted.sentDuringTotal(),
+        PauseCounts summary = new PauseCounts(counted.windows().size(), counted.windowsMet(), counted.sentDuringTotal(),
                 counted.overlappingRequests(), counted.sentRequests(), unionNanos(met));
         return new PauseAlignment(counted.windows(), summary, bins,
                 bins == null ? new double[0] : counted.sendsPerBin());

@@ -31,17 +31,17 @@ final class ClockCommand implements Callable<Integer> {
     int probes;
 
     /** The best probe (offset and uncertainty) and the last {@code GET /clock} answer (pid, wall time). */
-    record Estimate(ClockOffset offset, JsonNode last) {
+    record OffsetEstimate(ClockOffset offset, JsonNode last) {
     }
 
     /** Probes with {@link ClockProbe}, the same estimate {@code run}, {@code demo} and {@code experiment} take. */
-    private static Estimate probe(AdminClient client, int probes) throws IOException {
+    private static OffsetEstimate probe(AdminClient client, int probes) throws IOException {
         JsonNode[] last = new JsonNode[1];
         ClockOffset offset = ClockProbe.measure(Clock.system(), () -> {
             last[0] = client.clockJson();
             return last[0].path("now_ns").asLong();
         }, probes);
-        return new Estimate(offset, last[0]);
+        return new OffsetEstimate(offset, last[0]);
     }
 
     @Override
@@ -49,7 +49,7 @@ final class ClockCommand implements Callable<Integer> {
         if (probes < 1) {
             throw new BadInputException("--probes must be >= 1 (got " + probes + ")");
         }
-        Estimate estimate = probe(admin.client(), probes);
+        OffsetEstimate estimate = probe(admin.client(), probes);
         var out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "clock of %s (pid %s, wall time %s)%n", admin.admin,
                 estimate.last().path("pid").asText("?"), estimate.last().path("wall_time").asText("?"));

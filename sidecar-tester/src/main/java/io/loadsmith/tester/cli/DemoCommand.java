@@ -55,7 +55,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (!(rate > 0) || durationNanos <= 0) {
             throw new BadInputException("--rate and --duration must be > 0");
         }
-        Demo.Options options = Demo.Options.of(rate, durationNanos, warmup);
+        Demo.DemoOptions options = Demo.DemoOptions.of(rate, durationNanos, warmup);
         Path dir = CliDirs.prepare(out, "demo");
         console.println("loadsmith demo: " + Demo.machineLine());
         RunStops stops = new RunStops();

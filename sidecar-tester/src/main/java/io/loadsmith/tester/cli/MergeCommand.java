@@ -36,7 +36,7 @@ final class MergeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path dir = CliDirs.prepare(out, "merged");
-        ShardMerge.Outcome merged;
+        ShardMerge.MergedResult merged;
         try {
             merged = ShardMerge.merge(dirs, dir);
         } catch (IllegalArgumentException e) {

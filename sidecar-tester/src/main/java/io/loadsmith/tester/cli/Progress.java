@@ -44,7 +44,7 @@ final class Progress implements AutoCloseable {
                 return;
             }
             double elapsedSeconds = (clock.nanoTime() - startNanos) / 1e9;
-            String line = live.read(LiveStats.Latency.CORRECTED, corrected -> line(elapsedSeconds, counts.sent(),
+            String line = live.read(LiveStats.LatencyKind.CORRECTED, corrected -> line(elapsedSeconds, counts.sent(),
                     counts.inFlight(), corrected, live.errors()));
             if (terminal) {
                 out.print("\r" + line + "   ");

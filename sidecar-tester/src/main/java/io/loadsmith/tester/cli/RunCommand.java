@@ -151,7 +151,7 @@ final class RunCommand implements Callable<Integer> {
                 scenario.target().simulated() ? "simulated target" : scenario.target().url(), dir);
         stdout.flush();
         boolean line = "line".equals(progress) || ("auto".equals(progress) && System.console() != null);
-        ScenarioRun.Outcome run = ScenarioRun.run(scenario, tester, control, dir, (counts, live) -> {
+        ScenarioRun.ScenarioResult run = ScenarioRun.run(scenario, tester, control, dir, (counts, live) -> {
             if (endpoint != null) {
                 endpoint.transport(counts);
             }

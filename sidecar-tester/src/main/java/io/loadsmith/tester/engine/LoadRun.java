@@ -55,38 +55,38 @@ public final class LoadRun {
      * deterministic).
      *
      * <pre>{@code
-     * LoadRun.run(spec, scheduler, transport, source, runDir, LoadRun.Options.defaults().withControl(control));
+     * LoadRun.run(spec, scheduler, transport, source, runDir, LoadRun.RunOptions.defaults().withControl(control));
      * }</pre>
      */
-    public record Options(RunListener listener, RunControl control, Executor writer) {
+    public record RunOptions(RunListener listener, RunControl control, Executor writer) {
 
         /** No listener, never stopped early, files written on the scheduler's thread. */
-        public static Options defaults() {
-            return new Options(RunListener.NONE, new RunControl(), Runnable::run);
+        public static RunOptions defaults() {
+            return new RunOptions(RunListener.NONE, new RunControl(), Runnable::run);
         }
 
-        public Options withListener(RunListener value) {
-            return new Options(value, control, writer);
+        public RunOptions withListener(RunListener value) {
+            return new RunOptions(value, control, writer);
         }
 
-        public Options withControl(RunControl value) {
-            return new Options(listener, value, writer);
+        public RunOptions withControl(RunControl value) {
+            return new RunOptions(listener, value, writer);
         }
 
-        public Options withWriter(Executor value) {
-            return new Options(listener, control, value);
+        public RunOptions withWriter(Executor value) {
+            return new RunOptions(listener, control, value);
         }
     }
 
-    /** Runs the tester on one lane with {@link Options#defaults()}; see the class comment. */
+    /** Runs the tester on one lane with {@link RunOptions#defaults()}; see the class comment. */
     public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
                                 Path runDir) throws IOException {
-        return run(spec, scheduler, transport, source, runDir, Options.defaults());
+        return run(spec, scheduler, transport, source, runDir, RunOptions.defaults());
     }
 
     /** Runs the tester on one lane; see the class comment. */
     public static RunResult run(TesterSpec spec, Scheduler scheduler, Transport transport, RequestSource source,
-                                Path runDir, Options options) throws IOException {
+                                Path runDir, RunOptions options) throws IOException {
         return run(spec, List.of(new Lane(scheduler, transport)), source, runDir, options);
     }
 
@@ -113,7 +113,7 @@ public final class LoadRun {
      * The lanes' schedulers must read the same clock; a {@link VirtualScheduler} must be every lane's.
      */
     public static RunResult run(TesterSpec spec, List<Lane> lanes, RequestSource source, Path runDir,
-                                Options options) throws IOException {
+                                RunOptions options) throws IOException {
         RunControl control = options.control();
         if (lanes.isEmpty()) {
             throw new IllegalArgumentException("a run needs at least one lane");
@@ -372,7 +372,7 @@ public final class LoadRun {
             }
         }
 
-        interface Step {
+        interface LaneStep {
             void run() throws IOException;
         }
 
@@ -444,7 +444,7 @@ public final class LoadRun {
                 }
             }
 
-            void guard(Step step) {
+            void guard(LaneStep step) {
                 try {
                     step.run();
                 } catch (IOException e) {

@@ -46,7 +46,7 @@ import java.util.Set;
  */
 public record ExperimentSpec(String name, Path file, Path scenario, int rounds, long durationNanos, String warmup,
                              long graceNanos, long seed, List<Boolean> stallStates, Stalls stalls, Service service,
-                             List<Arm> arms, String metric, List<List<String>> pairs, Sweep sweep, Windows windows) {
+                             List<ArmSpec> arms, String metric, List<List<String>> pairs, SweepSpec sweep, WindowsSpec windows) {
 
     /** The stall plan; {@code admin} is null when the managed service's agent is used. */
     public record Stalls(URI admin, Path tokenFile, long meanIntervalNanos, long durationNanos, long minGapNanos,
@@ -71,7 +71,7 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
      * The base scenario with the arm's load and this experiment's duration, warm-up, grace and the round's seed;
      * the managed service's URL (null when not managed) replaces the target.
      */
-    public Scenario scenario(Arm arm, long seed, URI managedUrl) throws IOException {
+    public Scenario scenario(ArmSpec arm, long seed, URI managedUrl) throws IOException {
         ObjectNode load = (ObjectNode) JSON.readTree(arm.loadJson());
         load.put("duration", durationNanos / 1_000_000 + "ms");
         if (warmup.matches("[0-9]+")) {
@@ -90,13 +90,13 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
     }
 
     /** One tester: its name and its scenario {@code load} mapping as JSON. */
-    public record Arm(String name, String loadJson, double ratePerSecond) {
+    public record ArmSpec(String name, String loadJson, double ratePerSecond) {
     }
 
-    public record Sweep(List<String> arms, double boundMs, String metric) {
+    public record SweepSpec(List<String> arms, double boundMs, String metric) {
     }
 
-    public record Windows(String arm, long windowNanos) {
+    public record WindowsSpec(String arm, long windowNanos) {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -156,7 +156,7 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
         if (!f.containsKey("arms")) {
             throw root.error("needs arms: the testers to compare");
         }
-        List<Arm> arms = new ArrayList<>();
+        List<ArmSpec> arms = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (Field item : f.get("arms").sequence("arms like {name: closed-1, load: {model: closed}}")) {
             Map<String, Field> a = item.mapping(ARM);
@@ -174,7 +174,7 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
                 rate = load.get("connections").integer(1, Integer.MAX_VALUE) * 1e9
                         / load.get("pace").duration(0, true);
             }
-            arms.add(new Arm(armName, a.get("load").json(), rate));
+            arms.add(new ArmSpec(armName, a.get("load").json(), rate));
         }
         if (arms.isEmpty()) {
             throw f.get("arms").error("must list at least one arm");
@@ -202,7 +202,7 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
                 pairs.add(List.of(arms.get(0).name(), arms.get(i).name()));
             }
         }
-        Sweep sweep = null;
+        SweepSpec sweep = null;
         if (f.containsKey("sweep")) {
             Map<String, Field> s = f.get("sweep").mapping(SWEEP);
             List<String> sweepArms = new ArrayList<>();
@@ -215,15 +215,15 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
             if (sweepArms.size() < 2 || !s.containsKey("bound")) {
                 throw f.get("sweep").error("needs arms (at least two open arms at different rates) and bound (e.g. 50ms)");
             }
-            sweep = new Sweep(sweepArms, s.get("bound").duration(0, true) / 1e6, s.containsKey("metric") ? s.get("metric").string() : metric);
+            sweep = new SweepSpec(sweepArms, s.get("bound").duration(0, true) / 1e6, s.containsKey("metric") ? s.get("metric").string() : metric);
         }
-        Windows windows = null;
+        WindowsSpec windows = null;
         if (f.containsKey("windows")) {
             Map<String, Field> w = f.get("windows").mapping(WINDOWS);
             if (!w.containsKey("arm") || !names.contains(w.get("arm").string()) || !w.containsKey("window")) {
                 throw f.get("windows").error("needs arm (one of " + names + ") and window (e.g. 5s)");
             }
-            windows = new Windows(w.get("arm").string(), w.get("window").duration(0, true));
+            windows = new WindowsSpec(w.get("arm").string(), w.get("window").duration(0, true));
         }
         return new ExperimentSpec(name, file, scenario, rounds, duration, warmup, grace, seed, states, stalls, service,
                 List.copyOf(arms), metric, List.copyOf(pairs), sweep, windows);

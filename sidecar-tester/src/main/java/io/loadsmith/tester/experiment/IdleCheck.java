@@ -8,10 +8,10 @@ import java.util.List;
 /**
  * The check before each run of an experiment: waits until the previous run's service processes and tester
  * threads have exited, the CPUs are idle enough over 2 s and the 1-minute load average is at most the core
- * count, at most a timeout; then records what it saw last ({@link Experiment.IdleCheck}), busy when it gave up.
+ * count, at most a timeout; then records what it saw last ({@link Experiment.IdleResult}), busy when it gave up.
  *
  * <pre>{@code
- * Experiment.IdleCheck seen = IdleCheck.waitUntilQuiet(0.95, 20_000_000_000L, IdleCheck.system(leftovers));
+ * Experiment.IdleResult seen = IdleCheck.waitUntilQuiet(0.95, 20_000_000_000L, IdleCheck.system(leftovers));
  * if (seen.busy()) { result = result.withWarnings(List.of(seen.warning())); }
  * }</pre>
  */
@@ -39,7 +39,7 @@ public final class IdleCheck {
      *
      * @param wantedIdleShare 0 to 1
      */
-    public static Experiment.IdleCheck waitUntilQuiet(double wantedIdleShare, long timeoutNanos, Probe probe)
+    public static Experiment.IdleResult waitUntilQuiet(double wantedIdleShare, long timeoutNanos, Probe probe)
             throws InterruptedException {
         long start = probe.nanoTime();
         while (true) {
@@ -47,7 +47,7 @@ public final class IdleCheck {
             boolean quiet = quiet(r, wantedIdleShare);
             long waited = probe.nanoTime() - start;
             if (quiet || waited >= timeoutNanos) {
-                return new Experiment.IdleCheck(round3(r.idleShare()), wantedIdleShare, round3(r.loadAverage()), r.cores(),
+                return new Experiment.IdleResult(round3(r.idleShare()), wantedIdleShare, round3(r.loadAverage()), r.cores(),
                         round3(waited / 1e9), r.leftoverProcesses(), r.leftoverTesterThreads(), !quiet);
             }
         }

@@ -21,7 +21,7 @@ import java.util.List;
  * @param maxP99Ms    the highest
  * @param spread      {@code maxP99Ms / minP99Ms} (1 when there is at most one window)
  */
-public record WindowAnalysis(long windowNanos, List<Window> windows, double minP99Ms, double maxP99Ms, double spread) {
+public record WindowAnalysis(long windowNanos, List<WindowStats> windows, double minP99Ms, double maxP99Ms, double spread) {
 
     /** A window needs this many requests for its p99 to mean something. */
     public static final int MIN_REQUESTS = 100;
@@ -34,7 +34,7 @@ public record WindowAnalysis(long windowNanos, List<Window> windows, double minP
      * @param p99Ms          their corrected p99
      * @param p99ServiceMs   their service p99
      */
-    public record Window(double fromSeconds, long requests, double p99Ms, double p99ServiceMs) {
+    public record WindowStats(double fromSeconds, long requests, double p99Ms, double p99ServiceMs) {
     }
 
     public WindowAnalysis {
@@ -62,7 +62,7 @@ public record WindowAnalysis(long windowNanos, List<Window> windows, double minP
                 perWindow.get(index)[1].recordValue(Math.max(0, r.serviceNanos()));
             }
         }
-        List<Window> windows = new ArrayList<>();
+        List<WindowStats> windows = new ArrayList<>();
         double min = Double.POSITIVE_INFINITY;
         double max = 0;
         for (int i = 0; i < perWindow.size(); i++) {
@@ -71,7 +71,7 @@ public record WindowAnalysis(long windowNanos, List<Window> windows, double minP
                 continue;
             }
             double p99 = corrected.getValueAtPercentile(99) / 1e6;
-            windows.add(new Window(i * (windowNanos / 1e9), corrected.getTotalCount(), p99,
+            windows.add(new WindowStats(i * (windowNanos / 1e9), corrected.getTotalCount(), p99,
                     perWindow.get(i)[1].getValueAtPercentile(99) / 1e6));
             min = Math.min(min, p99);
             max = Math.max(max, p99);

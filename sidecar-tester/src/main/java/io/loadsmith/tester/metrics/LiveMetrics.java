@@ -65,13 +65,13 @@ final class LiveMetrics implements MultiCollector {
         all.metricSnapshot(dropped());
         all.metricSnapshot(inFlight());
         all.metricSnapshot(histogram("loadsmith_tester_service_latency_seconds",
-                "Service latency of the counted run's requests: end - actual send.", LiveStats.Latency.SERVICE));
+                "Service latency of the counted run's requests: end - actual send.", LiveStats.LatencyKind.SERVICE));
         all.metricSnapshot(histogram("loadsmith_tester_corrected_latency_seconds",
                 "Corrected latency of the counted run's requests: end - intended send (closed loop: - actual send).",
-                LiveStats.Latency.CORRECTED));
+                LiveStats.LatencyKind.CORRECTED));
         all.metricSnapshot(histogram("loadsmith_tester_send_lateness_seconds",
                 "Send lateness of the counted run's requests: actual send - intended send.",
-                LiveStats.Latency.SEND_LATENESS));
+                LiveStats.LatencyKind.SEND_LATENESS));
         all.metricSnapshot(phase());
         stalls(all);
         return all.build();
@@ -116,7 +116,7 @@ final class LiveMetrics implements MultiCollector {
                 .build();
     }
 
-    private HistogramSnapshot histogram(String name, String help, LiveStats.Latency latency) {
+    private HistogramSnapshot histogram(String name, String help, LiveStats.LatencyKind latency) {
         HistogramSnapshot.HistogramDataPointSnapshot point = live.read(latency, micros ->
                 HistogramSnapshot.HistogramDataPointSnapshot.builder().labels(labels)
                         .classicHistogramBuckets(ClassicHistogramBuckets.of(BUCKETS_SECONDS, bucketCounts(micros)))
@@ -145,10 +145,10 @@ final class LiveMetrics implements MultiCollector {
     }
 
     private GaugeSnapshot phase() {
-        LiveStats.Phase now = live.phase(clock.nanoTime());
+        LiveStats.RunPhase now = live.phase(clock.nanoTime());
         GaugeSnapshot.Builder family = GaugeSnapshot.builder().name("loadsmith_tester_phase")
                 .help("1 for the phase the run is in (starting, warmup, counted, grace, done), 0 for the others.");
-        for (LiveStats.Phase phase : LiveStats.Phase.values()) {
+        for (LiveStats.RunPhase phase : LiveStats.RunPhase.values()) {
             family.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
                     .labels(labels.add("phase", phase.name().toLowerCase(Locale.ROOT)))
                     .value(phase == now ? 1 : 0).build());
@@ -161,7 +161,7 @@ final class LiveMetrics implements MultiCollector {
         boolean active = false;
         long reported = 0;
         long reportedNanos = 0;
-        for (LiveStats.Window window : live.stalls()) {
+        for (LiveStats.LiveWindow window : live.stalls()) {
             active |= now >= window.startNanos() && now < window.endNanos();
             if (window.reported()) {
                 reported++;

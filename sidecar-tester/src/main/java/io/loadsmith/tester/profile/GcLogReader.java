@@ -50,7 +50,7 @@ public final class GcLogReader {
 
     /** The profile of file; a file that is not a unified GC log, or holds two JVMs' runs, is refused by line. */
     public static PauseProfile read(Path file) throws IOException {
-        Reading reading = new Reading(file);
+        LogPass reading = new LogPass(file);
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
             while ((line = in.readLine()) != null) {
@@ -64,7 +64,7 @@ public final class GcLogReader {
     private record Stop(long startNanos, long endNanos, String source, String label) {
     }
 
-    private static final class Reading {
+    private static final class LogPass {
         final Path file;
         final List<Stop> safepoints = new ArrayList<>();
         final List<Stop> collections = new ArrayList<>();
@@ -77,7 +77,7 @@ public final class GcLogReader {
         String decoration;
         String collector;
 
-        Reading(Path file) {
+        LogPass(Path file) {
             this.file = file;
         }
 

@@ -45,7 +45,7 @@ public final class LiveStats {
     static final int SIGNIFICANT_DIGITS = 2;
 
     /** The latencies kept live, each in µs. */
-    public enum Latency {
+    public enum LatencyKind {
         /** End − actual send. */
         SERVICE,
         /** End − intended send (a closed loop: − actual send). */
@@ -55,7 +55,7 @@ public final class LiveStats {
     }
 
     /** Where the run is, as the engine marked it ({@link #phase}). */
-    public enum Phase {
+    public enum RunPhase {
         /** Preparing: nothing sent yet. */
         STARTING,
         /** Warming up (not counted), or waiting for the counted start. */
@@ -72,10 +72,10 @@ public final class LiveStats {
      * One stall window on the tester's clock, ns: as planned when the agent was armed, or as it happened once
      * the agent reported it ({@code reported}).
      */
-    public record Window(long startNanos, long endNanos, boolean reported) {
+    public record LiveWindow(long startNanos, long endNanos, boolean reported) {
     }
 
-    private final Recorder[] recorders = new Recorder[Latency.values().length];
+    private final Recorder[] recorders = new Recorder[LatencyKind.values().length];
     private final AtomicLongArray ended = new AtomicLongArray(STEPS * OUTCOMES.length);
     private final AtomicLongArray dropped = new AtomicLongArray(STEPS);
 
@@ -86,11 +86,11 @@ public final class LiveStats {
     private volatile IntFunction<String> stepNames = step -> "step" + step;
 
     // reader side, under this object's lock
-    private final Histogram[] sinceStart = new Histogram[Latency.values().length];
-    private final Histogram[] interval = new Histogram[Latency.values().length];
+    private final Histogram[] sinceStart = new Histogram[LatencyKind.values().length];
+    private final Histogram[] interval = new Histogram[LatencyKind.values().length];
 
     // the stall feed's side, under the stalls' lock
-    private final Map<String, Window> stalls = new HashMap<>();
+    private final Map<String, LiveWindow> stalls = new HashMap<>();
 
     public LiveStats() {
         for (int i = 0; i < recorders.length; i++) {
@@ -102,9 +102,9 @@ public final class LiveStats {
     // ---- the recording threads
 
     void record(long serviceMicros, long correctedMicros, long sendLatenessMicros) {
-        recorders[Latency.SERVICE.ordinal()].recordValue(serviceMicros);
-        recorders[Latency.CORRECTED.ordinal()].recordValue(correctedMicros);
-        recorders[Latency.SEND_LATENESS.ordinal()].recordValue(sendLatenessMicros);
+        recorders[LatencyKind.SERVICE.ordinal()].recordValue(serviceMicros);
+        recorders[LatencyKind.CORRECTED.ordinal()].recordValue(correctedMicros);
+        recorders[LatencyKind.SEND_LATENESS.ordinal()].recordValue(sendLatenessMicros);
     }
 
     void countEnded(int step, Outcome outcome) {
@@ -153,18 +153,18 @@ public final class LiveStats {
     }
 
     /** The phase at {@code nowNanos} (the scheduler's clock). */
-    public Phase phase(long nowNanos) {
+    public RunPhase phase(long nowNanos) {
         if (done) {
-            return Phase.DONE;
+            return RunPhase.DONE;
         }
         long start = countedStartNanos;
         if (start != NOT_YET && nowNanos >= start) {
-            return nowNanos < countedEndNanos ? Phase.COUNTED : Phase.GRACE;
+            return nowNanos < countedEndNanos ? RunPhase.COUNTED : RunPhase.GRACE;
         }
         if (start != NOT_YET || warmupStartNanos != NOT_YET) {
-            return Phase.WARMUP;
+            return RunPhase.WARMUP;
         }
-        return Phase.STARTING;
+        return RunPhase.STARTING;
     }
 
     // ---- the stall feed
@@ -172,19 +172,19 @@ public final class LiveStats {
     /** A window of {@code agent}'s plan as the agent armed it ({@code index} its index in the plan). */
     public void stallPlanned(String agent, int index, long startNanos, long endNanos) {
         synchronized (stalls) {
-            stalls.putIfAbsent(agent + "#" + index, new Window(startNanos, endNanos, false));
+            stalls.putIfAbsent(agent + "#" + index, new LiveWindow(startNanos, endNanos, false));
         }
     }
 
     /** A window of {@code agent}'s as the agent reported it once it ended: it replaces the planned one. */
     public void stallReported(String agent, int index, long startNanos, long endNanos) {
         synchronized (stalls) {
-            stalls.put(agent + "#" + index, new Window(startNanos, endNanos, true));
+            stalls.put(agent + "#" + index, new LiveWindow(startNanos, endNanos, true));
         }
     }
 
     /** Every stall window known so far, planned and reported, in no particular order. */
-    public List<Window> stalls() {
+    public List<LiveWindow> stalls() {
         synchronized (stalls) {
             return new ArrayList<>(stalls.values());
         }
@@ -197,7 +197,7 @@ public final class LiveStats {
      * it to {@code reader} (µs, since the counted run began) under this object's lock: the reader must not
      * keep it. Not for the recording threads.
      */
-    public synchronized <T> T read(Latency latency, Function<Histogram, T> reader) {
+    public synchronized <T> T read(LatencyKind latency, Function<Histogram, T> reader) {
         int i = latency.ordinal();
         interval[i] = recorders[i].getIntervalHistogram(interval[i]);
         sinceStart[i].add(interval[i]);

@@ -2,7 +2,7 @@ package io.loadsmith.tester.report;
 
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.result.RunResult.StallRow;
-import io.loadsmith.tester.result.RunResult.StallSummary;
+import io.loadsmith.tester.result.RunResult.StallTotals;
 import java.util.List;
 
 /** The injected stalls: a summary row per run, then per run a table of its stalls. */
@@ -54,7 +54,7 @@ final class StallsSection implements Section {
 
     /** The run's stall summary; only the count of its stalls when it has no summary. */
     private void summaryRow(StringBuilder b, RunResult r) {
-        StallSummary s = r.stallSummary();
+        StallTotals s = r.stallSummary();
         b.append("<tr><td class=\"run\">").append(page.swatch(r)).append(Html.esc(r.name())).append("</td>");
         if (s == null) {
             b.append("<td>").append(r.stalls().size()).append("</td><td>").append(Html.NONE).append("</td><td>").append(Html.NONE)

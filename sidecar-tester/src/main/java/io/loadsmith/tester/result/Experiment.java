@@ -85,7 +85,7 @@ public record Experiment(String name, int rounds, List<String> arms, List<Boolea
      */
     public record Round(int round, long seed, Summary corrected, Summary service, Summary estimated,
                         RunResult.AboveObjective aboveObjective, long sent, double achievedRate, Integer stallsMet,
-                        Long sentDuringStalls, Double sendsPerStall, Double overlappingShare, IdleCheck idleCheck) {
+                        Long sentDuringStalls, Double sendsPerStall, Double overlappingShare, IdleResult idleCheck) {
     }
 
     /**
@@ -101,7 +101,7 @@ public record Experiment(String name, int rounds, List<String> arms, List<Boolea
      * @param leftoverTesterThreads threads of the previous run's transport still alive
      * @param busy                  whether any of those was still above its bound when the check gave up
      */
-    public record IdleCheck(double idleShare, double wantedIdleShare, double loadAverage, int cores, double waitedS,
+    public record IdleResult(double idleShare, double wantedIdleShare, double loadAverage, int cores, double waitedS,
                             int leftoverProcesses, int leftoverTesterThreads, boolean busy) {
 
         /** The warning of a run that started on a busy box, or null when the box was quiet. */
@@ -174,7 +174,7 @@ public record Experiment(String name, int rounds, List<String> arms, List<Boolea
                           double valueMs, double othersMedianMs, double othersMinMs, double othersMaxMs, String rule,
                           int runNumber, Double sendLatenessP99Ms, Range othersSendLatenessP99Ms,
                           Double dispatchLatenessP99Ms, Range othersDispatchLatenessP99Ms, Twin twin,
-                          IdleCheck idleCheck) {
+                          IdleResult idleCheck) {
 
         /** What the run recorded that may explain it, in a few clauses joined by "; ". */
         public String explanation() {

@@ -48,7 +48,7 @@ public record RunResult(
         String hlog,
         String dir,
         String arm,
-        StallSummary stallSummary,
+        StallTotals stallSummary,
         Long clockOffsetNs,
         Long clockUncertaintyNs,
         Long clockOffsetUsedNs,
@@ -115,7 +115,7 @@ public record RunResult(
         public String hlog;
         public String dir;
         public String arm;
-        public StallSummary stallSummary;
+        public StallTotals stallSummary;
         public Long clockOffsetNs;
         public Long clockUncertaintyNs;
         public Long clockOffsetUsedNs;
@@ -286,7 +286,7 @@ public record RunResult(
      * @param clockOffsetUsedNs  the offset the windows were moved by (0 when the measured one is within its uncertainty)
      * @param runId              the agent's id of the armed run
      */
-    public record Aligned(List<StallRow> stalls, StallSummary summary, long clockOffsetNs, long clockUncertaintyNs,
+    public record Aligned(List<StallRow> stalls, StallTotals summary, long clockOffsetNs, long clockUncertaintyNs,
                           long clockOffsetUsedNs, String runId) {
     }
 
@@ -355,10 +355,10 @@ public record RunResult(
      * 6 decimals) of sent requests whose lifetime overlapped one, whether that share exceeds 1 % (so a p99
      * can show stalls), the share's numerator and denominator, and the planned stalls that did not happen.
      */
-    public record StallSummary(int stallsMet, long sentDuringTotal, double overlappingShare, boolean p99CanSeeStalls,
+    public record StallTotals(int stallsMet, long sentDuringTotal, double overlappingShare, boolean p99CanSeeStalls,
                                long sent, long overlapping, List<Integer> missing) {
 
-        public StallSummary {
+        public StallTotals {
             missing = missing == null ? List.of() : List.copyOf(missing);
         }
     }

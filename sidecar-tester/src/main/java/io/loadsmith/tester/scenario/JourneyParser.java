@@ -3,7 +3,7 @@ package io.loadsmith.tester.scenario;
 import static io.loadsmith.tester.scenario.Field.keys;
 
 import io.loadsmith.tester.scenario.Scenario.Check;
-import io.loadsmith.tester.scenario.Scenario.Journey;
+import io.loadsmith.tester.scenario.Scenario.JourneySpec;
 import io.loadsmith.tester.scenario.Scenario.Step;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -32,12 +32,12 @@ final class JourneyParser {
     private JourneyParser() {}
 
     /** The journeys of the {@code journeys} list; {@code baseDir} resolves their data files. */
-    static List<Journey> read(Field field, Path baseDir) {
+    static List<JourneySpec> read(Field field, Path baseDir) {
         List<Field> items = field.sequence("journeys");
         if (items.isEmpty()) {
             throw field.error("must have at least one journey (or leave journeys out to GET target.url)");
         }
-        List<Journey> journeys = new ArrayList<>();
+        List<JourneySpec> journeys = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (int i = 0; i < items.size(); i++) {
             Field item = items.get(i);
@@ -56,7 +56,7 @@ final class JourneyParser {
             if (steps.isEmpty()) {
                 throw stepsField.error("must have at least one step");
             }
-            journeys.add(new Journey(name, weight, data, List.copyOf(steps)));
+            journeys.add(new JourneySpec(name, weight, data, List.copyOf(steps)));
         }
         return journeys;
     }

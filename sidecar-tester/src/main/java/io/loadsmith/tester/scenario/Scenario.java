@@ -29,7 +29,7 @@ import java.util.Map;
  * @param metrics        where to serve live metrics during the run ({@code metrics:}); null when absent
  */
 public record Scenario(String name, Path file, String sha256, List<String> overrides, Target target,
-                       AgentStalls stalls, TesterSpec tester, int connections, List<Journey> journeys,
+                       DeclaredStalls stalls, TesterSpec tester, int connections, List<JourneySpec> journeys,
                        List<Slo> slos, Metrics metrics) {
 
     /**
@@ -97,7 +97,7 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
      * @param giveUpAfterNanos how long a real run goes on with nothing but refused or reset connections
      *                  before it stops ({@code target.give_up_after}, default 10 s)
      */
-    public record Target(URI url, Simulation.Target simulate, TransportOptions.Kind transport, TransportOptions.Tls tls,
+    public record Target(URI url, Simulation.SimulatedTarget simulate, TransportOptions.Kind transport, TransportOptions.Tls tls,
                          TransportOptions.Http http, int loops, long giveUpAfterNanos) {
         public boolean simulated() {
             return simulate != null;
@@ -112,14 +112,14 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
      * @param plan      the seeded plan to arm (its horizon is the counted run)
      * @param admins    every admin URL given (one per replica; a DNS name may still stand for several)
      */
-    public record AgentStalls(URI admin, Path tokenFile, StallPlan plan, List<URI> admins) {
+    public record DeclaredStalls(URI admin, Path tokenFile, StallPlan plan, List<URI> admins) {
 
-        public AgentStalls {
+        public DeclaredStalls {
             admins = admins == null || admins.isEmpty() ? List.of(admin) : List.copyOf(admins);
         }
 
         /** One agent. */
-        public AgentStalls(URI admin, Path tokenFile, StallPlan plan) {
+        public DeclaredStalls(URI admin, Path tokenFile, StallPlan plan) {
             this(admin, tokenFile, plan, List.of(admin));
         }
     }
@@ -141,7 +141,7 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
      *
      * @param data rows for {@code ${column}} placeholders; null when the journey has no data file
      */
-    public record Journey(String name, double weight, DataTable data, List<Step> steps) {
+    public record JourneySpec(String name, double weight, DataTable data, List<Step> steps) {
     }
 
     /**

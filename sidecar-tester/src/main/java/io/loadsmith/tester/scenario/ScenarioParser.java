@@ -12,8 +12,8 @@ import io.loadsmith.tester.engine.TesterSpec.Arrivals;
 import io.loadsmith.tester.engine.TesterSpec.Model;
 import io.loadsmith.tester.engine.TesterSpec.OnLate;
 import io.loadsmith.tester.engine.TesterSpec;
-import io.loadsmith.tester.scenario.Scenario.AgentStalls;
-import io.loadsmith.tester.scenario.Scenario.Journey;
+import io.loadsmith.tester.scenario.Scenario.DeclaredStalls;
+import io.loadsmith.tester.scenario.Scenario.JourneySpec;
 import io.loadsmith.tester.scenario.Scenario.Target;
 import io.loadsmith.tester.schedule.Stage;
 import io.loadsmith.tester.scheduler.Scheduler;
@@ -132,7 +132,7 @@ public final class ScenarioParser {
         Field.Mapping load = loadField.entries(LOAD);
         TesterSpec tester = tester(loadField, load);
         Target target = target(targetField, tester.durationNanos());
-        AgentStalls stalls = null;
+        DeclaredStalls stalls = null;
         if (f.has("stalls")) {
             if (target.simulated()) {
                 throw f.get("stalls").error("arms an agent, so it needs target.url; a simulation takes its stalls "
@@ -143,7 +143,7 @@ public final class ScenarioParser {
         if (f.has("objective")) {
             tester = tester.objective(f.get("objective").duration(0, true));
         }
-        List<Journey> journeys = f.optional("journeys").map(j -> JourneyParser.read(j, baseDir)).orElse(List.of());
+        List<JourneySpec> journeys = f.optional("journeys").map(j -> JourneyParser.read(j, baseDir)).orElse(List.of());
         List<Slo> slos = new ArrayList<>();
         if (f.has("slos")) {
             for (Field item : f.get("slos").sequence("objectives like \"p99 < 500ms\"")) {
@@ -263,7 +263,7 @@ public final class ScenarioParser {
         return uri;
     }
 
-    private Simulation.Target simulation(Field field, long horizonNanos) {
+    private Simulation.SimulatedTarget simulation(Field field, long horizonNanos) {
         Field.Mapping f = field.entries(SIMULATE);
         int servers = (int) f.integer("servers", 1, 10_000, 1);
         ServiceTime serviceTime = serviceTime(f.required("service_time"));
@@ -272,7 +272,7 @@ public final class ScenarioParser {
             Field stalls = f.get("stalls");
             plan = stalls.isMapping() ? seededStalls(stalls, stalls.entries(PLAN), horizonNanos) : windows(stalls);
         }
-        return new Simulation.Target(servers, serviceTime, plan);
+        return new Simulation.SimulatedTarget(servers, serviceTime, plan);
     }
 
     private ServiceTime serviceTime(Field field) {
@@ -362,12 +362,12 @@ public final class ScenarioParser {
         return f.optional("linger").map(linger -> metrics.linger(linger.duration(0, false))).orElse(metrics);
     }
 
-    private AgentStalls agent(Field field, long horizonNanos) {
+    private DeclaredStalls agent(Field field, long horizonNanos) {
         Field.Mapping f = field.entries(AGENT);
         List<URI> admins = admins(f.required("admin"));
         String token = f.trimmed("token_file", null);
         Path tokenFile = token == null ? null : TokenFile.path(baseDir, token);
-        return new AgentStalls(admins.get(0), tokenFile, seededStalls(field, f.without("admin", "token_file"), horizonNanos),
+        return new DeclaredStalls(admins.get(0), tokenFile, seededStalls(field, f.without("admin", "token_file"), horizonNanos),
                 admins);
     }
 

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.scenario.Scenario.Check;
-import io.loadsmith.tester.scenario.Scenario.Journey;
+import io.loadsmith.tester.scenario.Scenario.JourneySpec;
 import io.loadsmith.tester.scenario.Scenario.Step;
 import io.loadsmith.tester.schedule.ArrivalStreams;
 import io.loadsmith.tester.transport.RequestSpec;
@@ -32,7 +32,7 @@ public final class ScenarioSource implements RequestSource {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String base;
-    private final List<Journey> journeys;
+    private final List<JourneySpec> journeys;
     private final double[] cumulativeWeights;
     private final int[] firstStepId;
     private final String[] stepNames;
@@ -48,7 +48,7 @@ public final class ScenarioSource implements RequestSource {
      * @param baseUri the target's URL (paths are appended to it)
      * @param seed    the run's seed
      */
-    public ScenarioSource(URI baseUri, List<Journey> journeys, long seed) {
+    public ScenarioSource(URI baseUri, List<JourneySpec> journeys, long seed) {
         if (journeys.isEmpty()) {
             throw new IllegalArgumentException("no journeys: use RequestSource.get(url)");
         }
@@ -72,7 +72,7 @@ public final class ScenarioSource implements RequestSource {
         }
         this.stepNames = new String[steps];
         for (int i = 0; i < journeys.size(); i++) {
-            Journey journey = journeys.get(i);
+            JourneySpec journey = journeys.get(i);
             for (int s = 0; s < journey.steps().size(); s++) {
                 String name = journey.steps().get(s).name();
                 stepNames[firstStepId[i] + s] = journeys.size() == 1 ? name : journey.name() + "/" + name;
@@ -85,7 +85,7 @@ public final class ScenarioSource implements RequestSource {
         this.fixedChecks = checks;
         this.constants = new RequestSpec[steps][];
         for (int i = 0; i < journeys.size(); i++) {
-            Journey journey = journeys.get(i);
+            JourneySpec journey = journeys.get(i);
             templates[i] = new StepTemplate[journey.steps().size()];
             for (int s = 0; s < journey.steps().size(); s++) {
                 Step step = journey.steps().get(s);
@@ -125,7 +125,7 @@ public final class ScenarioSource implements RequestSource {
     @Override
     public RequestSpec request(long arrival, int position, int connection) {
         int j = journeyOf(arrival);
-        Journey journey = journeys.get(j);
+        JourneySpec journey = journeys.get(j);
         if (position >= journey.steps().size()) {
             return null;
         }
@@ -163,7 +163,7 @@ public final class ScenarioSource implements RequestSource {
 
     @Override
     public long thinkNanos(long arrival, int position) {
-        Journey journey = journeys.get(journeyOf(arrival));
+        JourneySpec journey = journeys.get(journeyOf(arrival));
         return position < journey.steps().size() ? journey.steps().get(position).thinkNanos() : 0;
     }
 

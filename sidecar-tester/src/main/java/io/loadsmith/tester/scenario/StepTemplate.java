@@ -59,7 +59,7 @@ final class StepTemplate implements RequestTemplate {
             return null;
         }
         try {
-            RequestPlan.Builder builder = RequestPlan.builder(step.method());
+            RequestPlan.PlanBuilder builder = RequestPlan.builder(step.method());
             if (pathLiterals.get(0).startsWith("/")) {
                 List<String> absolute = new java.util.ArrayList<>(pathLiterals);
                 absolute.set(0, base + pathLiterals.get(0));

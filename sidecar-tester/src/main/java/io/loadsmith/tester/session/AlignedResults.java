@@ -4,7 +4,7 @@ import io.loadsmith.tester.agentclient.ClockOffset;
 import io.loadsmith.tester.agentclient.Replicas;
 import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.align.PauseAlignment;
-import io.loadsmith.tester.align.PauseWindow;
+import io.loadsmith.tester.align.AlignedPause;
 import io.loadsmith.tester.align.RunAlignment;
 import io.loadsmith.tester.align.ScatterPoint;
 import io.loadsmith.tester.align.StallAlignment;
@@ -42,7 +42,7 @@ public final class AlignedResults {
      * @param outcome what it produced
      * @param line    the line it is drawn on in the alignment plot (runs on one line are merged)
      */
-    public record Entry(Path runDir, StalledRun.Outcome outcome, String line) {
+    public record Entry(Path runDir, StalledRun.StalledResult outcome, String line) {
     }
 
     /** One run's alignment, under its name. */
@@ -61,7 +61,7 @@ public final class AlignedResults {
         ResultsFile.Versions versions = ResultsFile.Versions.ofTester();
         Map<String, List<RunAlignment>> lines = new LinkedHashMap<>();
         for (Entry entry : entries) {
-            StalledRun.Outcome outcome = entry.outcome();
+            StalledRun.StalledResult outcome = entry.outcome();
             if (outcome.armed() != null && clock == ClockOffset.SAME_CLOCK) {
                 clock = outcome.offset();
             }
@@ -99,7 +99,7 @@ public final class AlignedResults {
      * in any run; null when no run met a pause. Reads the runs' request logs again.
      */
     static Alignment pauseAlignment(List<Entry> entries) {
-        List<PauseWindow> met = new ArrayList<>();
+        List<AlignedPause> met = new ArrayList<>();
         for (Entry entry : entries) {
             RunResult result = entry.outcome().result();
             if (result.servicePauses() != null) {
@@ -164,8 +164,8 @@ public final class AlignedResults {
     }
 
     /** A run's {@code stall_summary}, with the planned stalls that did not happen. */
-    static RunResult.StallSummary summary(StallSummary s, List<Integer> missing) {
-        return new RunResult.StallSummary(s.stallsMet(), s.sentDuringTotal(), round(s.overlappingShare(), 6),
+    static RunResult.StallTotals summary(StallSummary s, List<Integer> missing) {
+        return new RunResult.StallTotals(s.stallsMet(), s.sentDuringTotal(), round(s.overlappingShare(), 6),
                 s.p99CanSeeStalls(), s.sentRequests(), s.overlappingRequests(), missing);
     }
 

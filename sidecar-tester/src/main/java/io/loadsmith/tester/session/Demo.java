@@ -43,7 +43,7 @@ public final class Demo {
      * @param serviceThreads     the service's request threads
      * @param objectiveNanos     counts above it are reported
      */
-    public record Options(double ratePerSecond, int pacedConnections, long durationNanos, long warmupRequests,
+    public record DemoOptions(double ratePerSecond, int pacedConnections, long durationNanos, long warmupRequests,
                           long stallNanos, long meanIntervalNanos, long seed, int serviceThreads, long objectiveNanos) {
 
         /**
@@ -51,8 +51,8 @@ public final class Demo {
          * stalls about every 2 s, seed 7, 4 service threads, objective 20 ms (about two minutes on a 2-core box
          * at 200/s for 25 s).
          */
-        public static Options of(double ratePerSecond, long durationNanos, long warmupRequests) {
-            return new Options(ratePerSecond, 4, durationNanos, warmupRequests, 100 * MS, 2 * S, 7, 4, 20 * MS);
+        public static DemoOptions of(double ratePerSecond, long durationNanos, long warmupRequests) {
+            return new DemoOptions(ratePerSecond, 4, durationNanos, warmupRequests, 100 * MS, 2 * S, 7, 4, 20 * MS);
         }
 
         long paceNanos() {
@@ -61,22 +61,22 @@ public final class Demo {
     }
 
     /** One tester of the demo, named as its line in the table and the plot. */
-    public record Arm(String name, TesterSpec tester, int connections) {
+    public record DemoArm(String name, TesterSpec tester, int connections) {
     }
 
     private Demo() {
     }
 
     /** The three testers of the demo. */
-    public static List<Arm> arms(Options o) {
+    public static List<DemoArm> arms(DemoOptions o) {
         TesterSpec base = TesterSpec.closed(1).duration(o.durationNanos()).warmupRequests(o.warmupRequests())
                 .seed(o.seed()).objective(o.objectiveNanos()).grace(5 * S);
         String rate = fmt(o.ratePerSecond(), 0);
         return List.of(
-                new Arm("closed-1", base.name("closed-1"), 1),
-                new Arm("paced-" + o.pacedConnections(), copy(base, TesterSpec.paced(o.pacedConnections(), o.paceNanos()))
+                new DemoArm("closed-1", base.name("closed-1"), 1),
+                new DemoArm("paced-" + o.pacedConnections(), copy(base, TesterSpec.paced(o.pacedConnections(), o.paceNanos()))
                         .name("paced-" + o.pacedConnections()), o.pacedConnections()),
-                new Arm("open-" + rate, copy(base, TesterSpec.open(o.ratePerSecond())).name("open-" + rate), 256));
+                new DemoArm("open-" + rate, copy(base, TesterSpec.open(o.ratePerSecond())).name("open-" + rate), 256));
     }
 
     private static TesterSpec copy(TesterSpec from, TesterSpec to) {
@@ -100,12 +100,12 @@ public final class Demo {
      * with the agent in a child JVM (its log in {@code out}), runs the three testers, prints the tables,
      * writes results.json and the report into {@code out}, and stops the service.
      */
-    public static void run(Options o, Path out, PrintWriter console) throws IOException, InterruptedException {
+    public static void run(DemoOptions o, Path out, PrintWriter console) throws IOException, InterruptedException {
         run(o, out, console, new RunStops());
     }
 
-    /** {@link #run(Options, Path, PrintWriter)}, stopped early through {@code stops}: what ran is written. */
-    public static void run(Options o, Path out, PrintWriter console, RunStops stops)
+    /** {@link #run(DemoOptions, Path, PrintWriter)}, stopped early through {@code stops}: what ran is written. */
+    public static void run(DemoOptions o, Path out, PrintWriter console, RunStops stops)
             throws IOException, InterruptedException {
         ServiceProcess.Jars jars = jars(console);
         console.println("starting the scoring service with the loadsmith agent (first start builds its shop database)...");
@@ -144,18 +144,18 @@ public final class Demo {
      * Runs the demo against a service that is already up (its agent at {@code service.admin()}) and writes
      * results into {@code out}. Returns the results document's path.
      */
-    public static Path run(ServiceProcess service, Options o, Path out, PrintWriter console) throws IOException {
+    public static Path run(ServiceProcess service, DemoOptions o, Path out, PrintWriter console) throws IOException {
         return run(service, o, out, console, new RunStops());
     }
 
-    private static Path run(ServiceProcess service, Options o, Path out, PrintWriter console, RunStops stops)
+    private static Path run(ServiceProcess service, DemoOptions o, Path out, PrintWriter console, RunStops stops)
             throws IOException {
         AgentStalls stalls = new AgentStalls(service.admin(), o.seed(), o.meanIntervalNanos(), o.stallNanos(),
                 Math.max(o.stallNanos(), Math.min(500 * MS, o.meanIntervalNanos())), StallKind.BLOCK);
         AlignedBins bins = AlignedBins.forStall(o.stallNanos());
         ScoreRequests requests = new ScoreRequests(service.url(), 20_000);
         List<AlignedResults.Entry> entries = new ArrayList<>();
-        for (Arm arm : arms(o)) {
+        for (DemoArm arm : arms(o)) {
             if (stops.stopped()) {
                 break;
             }
@@ -163,9 +163,9 @@ public final class Demo {
                     describe(arm.tester()), o.durationNanos() / S, o.warmupRequests());
             console.flush();
             Path runDir = out.resolve("runs").resolve(arm.name());
-            StalledRun.Outcome outcome = StalledRun.real(arm.tester(), requests,
+            StalledRun.StalledResult outcome = StalledRun.real(arm.tester(), requests,
                     TransportOptions.connections(arm.connections()), runDir,
-                    StalledRun.Options.stalled(stalls, bins).withControl(stops.next()));
+                    StalledRun.StallOptions.stalled(stalls, bins).withControl(stops.next()));
             entries.add(new AlignedResults.Entry(runDir, outcome, arm.name()));
         }
         Path file = ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME), AlignedResults.build(out, entries));
@@ -186,7 +186,7 @@ public final class Demo {
         };
     }
 
-    private static void printTable(PrintWriter out, List<AlignedResults.Entry> entries, Options o) {
+    private static void printTable(PrintWriter out, List<AlignedResults.Entry> entries, DemoOptions o) {
         out.println();
         out.printf(Locale.ROOT, "%-10s %7s %8s %9s %9s %9s %9s %9s %7s %9s %8s%n", "tester", "sent", "rate/s",
                 "p50 ms", "p99 ms", "p99 corr", "max corr", "mean corr", ">" + fmt(o.objectiveNanos() / 1e6, 0) + "ms",
@@ -204,7 +204,7 @@ public final class Demo {
                 + " in stalls: requests sent inside stall windows; overlap: share of requests whose lifetime met a stall)");
     }
 
-    private static void printReading(PrintWriter out, List<AlignedResults.Entry> entries, Options o) {
+    private static void printReading(PrintWriter out, List<AlignedResults.Entry> entries, DemoOptions o) {
         AlignedResults.Entry closed = entries.get(0);
         AlignedResults.Entry paced = entries.get(1);
         AlignedResults.Entry open = entries.get(2);

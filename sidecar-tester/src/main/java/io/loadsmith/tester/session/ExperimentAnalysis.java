@@ -41,7 +41,7 @@ final class ExperimentAnalysis {
 
     static Experiment experiment(ExperimentSpec spec, List<List<String>> orders,
                                  Map<String, Map<Boolean, Map<Integer, RunResult>>> results,
-                                 Map<String, Map<Boolean, Map<Integer, StalledRun.Outcome>>> outcomes, Path out)
+                                 Map<String, Map<Boolean, Map<Integer, StalledRun.StalledResult>>> outcomes, Path out)
             throws IOException {
         return experiment(spec, orders, results, outcomes, Map.of(), out);
     }
@@ -53,15 +53,15 @@ final class ExperimentAnalysis {
      */
     static Experiment experiment(ExperimentSpec spec, List<List<String>> orders,
                                  Map<String, Map<Boolean, Map<Integer, RunResult>>> results,
-                                 Map<String, Map<Boolean, Map<Integer, StalledRun.Outcome>>> outcomes,
-                                 Map<String, Map<Boolean, Map<Integer, Experiment.IdleCheck>>> idleChecks, Path out)
+                                 Map<String, Map<Boolean, Map<Integer, StalledRun.StalledResult>>> outcomes,
+                                 Map<String, Map<Boolean, Map<Integer, Experiment.IdleResult>>> idleChecks, Path out)
             throws IOException {
         List<Experiment.ArmRuns> perArm = new ArrayList<>();
         for (Map.Entry<String, Map<Boolean, Map<Integer, RunResult>>> arm : results.entrySet()) {
             for (Map.Entry<Boolean, Map<Integer, RunResult>> state : arm.getValue().entrySet()) {
                 List<Experiment.Round> rounds = new ArrayList<>();
                 for (Map.Entry<Integer, RunResult> run : state.getValue().entrySet()) {
-                    StalledRun.Outcome outcome = outcomes.get(arm.getKey()).get(state.getKey()).get(run.getKey());
+                    StalledRun.StalledResult outcome = outcomes.get(arm.getKey()).get(state.getKey()).get(run.getKey());
                     rounds.add(round(run.getKey(), run.getValue(), outcome,
                             idleCheck(idleChecks, arm.getKey(), state.getKey(), run.getKey())));
                 }
@@ -75,7 +75,7 @@ final class ExperimentAnalysis {
             for (boolean stall : spec.stallStates()) {
                 for (String metric : metrics) {
                     pairs.add(compare(pair.get(0), pair.get(1), metric, stall, results, outliers,
-                            new Side(pair.get(0), stall), new Side(pair.get(1), stall)));
+                            new ArmSide(pair.get(0), stall), new ArmSide(pair.get(1), stall)));
                 }
             }
         }
@@ -83,26 +83,26 @@ final class ExperimentAnalysis {
         List<Experiment.Comparison> onOff = null;
         if (spec.stallStates().size() == 2) {
             onOff = new ArrayList<>();
-            for (ExperimentSpec.Arm arm : spec.arms()) {
+            for (ExperimentSpec.ArmSpec arm : spec.arms()) {
                 for (String metric : metrics) {
                     onOff.add(compare(arm.name() + "/stall", arm.name() + "/no-stall", metric, true, results, outliers,
-                            new Side(arm.name(), true), new Side(arm.name(), false)));
+                            new ArmSide(arm.name(), true), new ArmSide(arm.name(), false)));
                 }
             }
         }
-        return new Experiment(spec.name(), spec.rounds(), spec.arms().stream().map(ExperimentSpec.Arm::name).toList(),
+        return new Experiment(spec.name(), spec.rounds(), spec.arms().stream().map(ExperimentSpec.ArmSpec::name).toList(),
                 spec.stallStates(), spec.metric(), spec.seed(), orders, perArm, pairs, onOff, sweeps(spec, results),
                 windows(spec, outcomes, out), outliers);
     }
 
     /** One side of a comparison: an arm in one stall state. */
-    private record Side(String arm, boolean stall) {
+    private record ArmSide(String arm, boolean stall) {
     }
 
     /** A paired comparison, and again without the rounds in which either side's run is an outlier on the metric. */
     private static Experiment.Comparison compare(String a, String b, String metric, boolean stall,
                                                  Map<String, Map<Boolean, Map<Integer, RunResult>>> results,
-                                                 List<Experiment.Outlier> outliers, Side left, Side right) {
+                                                 List<Experiment.Outlier> outliers, ArmSide left, ArmSide right) {
         Map<Integer, Double> valuesA = values(results, left.arm(), left.stall(), metric);
         Map<Integer, Double> valuesB = values(results, right.arm(), right.stall(), metric);
         PairedComparison all = PairedComparison.of(a, b, metric, stall, valuesA, valuesB);
@@ -130,7 +130,7 @@ final class ExperimentAnalysis {
     /** Every run whose metric (on each latency) is far from its arm's other rounds, with what may explain it. */
     private static List<Experiment.Outlier> outliers(ExperimentSpec spec, List<List<String>> orders,
                                                      Map<String, Map<Boolean, Map<Integer, RunResult>>> results,
-                                                     Map<String, Map<Boolean, Map<Integer, Experiment.IdleCheck>>> idleChecks,
+                                                     Map<String, Map<Boolean, Map<Integer, Experiment.IdleResult>>> idleChecks,
                                                      List<String> metrics) {
         Map<String, List<Outliers.Finding>> found = new LinkedHashMap<>();
         for (String metric : metrics) {
@@ -188,7 +188,7 @@ final class ExperimentAnalysis {
         return before + orders.get(round - 1).indexOf(arm + (stall ? "/stall" : "/no-stall")) + 1;
     }
 
-    private static Experiment.IdleCheck idleCheck(Map<String, Map<Boolean, Map<Integer, Experiment.IdleCheck>>> checks,
+    private static Experiment.IdleResult idleCheck(Map<String, Map<Boolean, Map<Integer, Experiment.IdleResult>>> checks,
                                                   String arm, boolean stall, int round) {
         return checks.getOrDefault(arm, Map.of()).getOrDefault(stall, Map.of()).get(round);
     }
@@ -197,7 +197,7 @@ final class ExperimentAnalysis {
         return values.stream().map(d -> round(d, 3)).toList();
     }
 
-    private static Experiment.Round round(int round, RunResult r, StalledRun.Outcome outcome, Experiment.IdleCheck idleCheck) {
+    private static Experiment.Round round(int round, RunResult r, StalledRun.StalledResult outcome, Experiment.IdleResult idleCheck) {
         Integer met = null;
         Long sentDuring = null;
         Double perStall = null;
@@ -241,14 +241,14 @@ final class ExperimentAnalysis {
     }
 
     private static Experiment.Windows windows(ExperimentSpec spec,
-                                              Map<String, Map<Boolean, Map<Integer, StalledRun.Outcome>>> outcomes,
+                                              Map<String, Map<Boolean, Map<Integer, StalledRun.StalledResult>>> outcomes,
                                               Path out) throws IOException {
         if (spec.windows() == null) {
             return null;
         }
         List<Experiment.WindowRun> runs = new ArrayList<>();
-        for (Map.Entry<Boolean, Map<Integer, StalledRun.Outcome>> state : outcomes.get(spec.windows().arm()).entrySet()) {
-            for (Map.Entry<Integer, StalledRun.Outcome> run : state.getValue().entrySet()) {
+        for (Map.Entry<Boolean, Map<Integer, StalledRun.StalledResult>> state : outcomes.get(spec.windows().arm()).entrySet()) {
+            for (Map.Entry<Integer, StalledRun.StalledResult> run : state.getValue().entrySet()) {
                 String log = run.getValue().result().requestsLog();
                 Path dir = out.resolve("runs").resolve(String.format(Locale.ROOT, "r%d-%s-%s", run.getKey(),
                         ResultsDirs.fileSafe(spec.windows().arm()), state.getKey() ? "stall" : "nostall"));
@@ -289,7 +289,7 @@ final class ExperimentAnalysis {
 
     /** The per-arm medians over rounds and the pairs' verdicts, for the console. */
     static void print(PrintWriter out, ExperimentSpec spec, Map<String, Map<Boolean, Map<Integer, RunResult>>> results,
-                      Map<String, Map<Boolean, Map<Integer, StalledRun.Outcome>>> outcomes, Experiment experiment) {
+                      Map<String, Map<Boolean, Map<Integer, StalledRun.StalledResult>>> outcomes, Experiment experiment) {
         out.println();
         out.printf(Locale.ROOT, "%-16s %-5s %10s %10s %10s %10s %12s%n", "arm", "stall", "p50 ms", "p99 ms", "p99 svc",
                 "max ms", "sends/stall");
@@ -297,7 +297,7 @@ final class ExperimentAnalysis {
         for (var arm : results.entrySet()) {
             for (var state : arm.getValue().entrySet()) {
                 List<RunResult> runs = new ArrayList<>(state.getValue().values());
-                List<StalledRun.Outcome> outs = new ArrayList<>(outcomes.get(arm.getKey()).get(state.getKey()).values());
+                List<StalledRun.StalledResult> outs = new ArrayList<>(outcomes.get(arm.getKey()).get(state.getKey()).values());
                 double perStall = median(outs.stream().filter(o -> o.alignment() != null && o.alignment().summary().stallsMet() > 0)
                         .mapToDouble(o -> o.alignment().summary().sentDuringTotal() / (double) o.alignment().summary().stallsMet())
                         .toArray());

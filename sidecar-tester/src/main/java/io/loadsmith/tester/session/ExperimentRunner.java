@@ -41,7 +41,7 @@ public final class ExperimentRunner {
     }
 
     /** One run of the experiment. */
-    record Slot(ExperimentSpec.Arm arm, boolean stall) {
+    record Slot(ExperimentSpec.ArmSpec arm, boolean stall) {
         String label() {
             return arm.name() + (stall ? "/stall" : "/no-stall");
         }
@@ -70,7 +70,7 @@ public final class ExperimentRunner {
             }
         }
         List<Slot> base = new ArrayList<>();
-        for (ExperimentSpec.Arm arm : spec.arms()) {
+        for (ExperimentSpec.ArmSpec arm : spec.arms()) {
             for (boolean stall : spec.stallStates()) {
                 base.add(new Slot(arm, stall));
             }
@@ -79,8 +79,8 @@ public final class ExperimentRunner {
         List<AlignedResults.Entry> entries = new ArrayList<>();
         List<List<String>> orders = new ArrayList<>();
         Map<String, Map<Boolean, Map<Integer, RunResult>>> results = new LinkedHashMap<>();
-        Map<String, Map<Boolean, Map<Integer, StalledRun.Outcome>>> outcomes = new LinkedHashMap<>();
-        Map<String, Map<Boolean, Map<Integer, Experiment.IdleCheck>>> idleChecks = new LinkedHashMap<>();
+        Map<String, Map<Boolean, Map<Integer, StalledRun.StalledResult>>> outcomes = new LinkedHashMap<>();
+        Map<String, Map<Boolean, Map<Integer, Experiment.IdleResult>>> idleChecks = new LinkedHashMap<>();
         ServiceProcess service = null;
         int runNumber = 0;
         try {
@@ -104,7 +104,7 @@ public final class ExperimentRunner {
                     } else if (spec.service().restartCommand() != null) {
                         restart(spec.service(), console);
                     }
-                    Experiment.IdleCheck idle = null;
+                    Experiment.IdleResult idle = null;
                     if (spec.service().idleShare() > 0) {
                         idle = IdleCheck.waitUntilQuiet(spec.service().idleShare(), spec.service().timeoutNanos(),
                                 IdleCheck.system(leftovers));
@@ -125,8 +125,8 @@ public final class ExperimentRunner {
                     console.printf(Locale.ROOT, "round %d/%d, run %d: %-16s stall %-3s ...", round, spec.rounds(),
                             runNumber, slot.arm().name(), slot.stall() ? "on" : "off");
                     console.flush();
-                    StalledRun.Outcome outcome = StalledRun.real(tester, scenario.source(target), scenario.transport(),
-                            runDir, StalledRun.Options.stalled(stalls, bins).withControl(stops.next()));
+                    StalledRun.StalledResult outcome = StalledRun.real(tester, scenario.source(target), scenario.transport(),
+                            runDir, StalledRun.StallOptions.stalled(stalls, bins).withControl(stops.next()));
                     if (idle != null && idle.busy()) {
                         outcome = outcome.withResult(outcome.result().withWarnings(List.of(idle.warning())));
                     }

@@ -64,7 +64,7 @@ public final class ScenarioRun {
      * @param stalled  the real run's outcome (with its alignment when stalled); null for a simulated run
      * @param lost     how the target stopped answering during the run; null when it was answering at the end
      */
-    public record Outcome(RunResult result, List<Slo.Verdict> verdicts, StalledRun.Outcome stalled,
+    public record ScenarioResult(RunResult result, List<Slo.Verdict> verdicts, StalledRun.StalledResult stalled,
                           ResultsFile.TargetLost lost) {
 
         /** True when the run met the agent's stalls and was aligned with them. */
@@ -84,7 +84,7 @@ public final class ScenarioRun {
      * @param live started for a real run (null: no live view)
      * @throws UnreachableException when nothing listens at the target's host and port (no request was sent)
      */
-    public static Outcome run(Scenario scenario, TesterSpec tester, RunControl control, Path dir, LiveView live)
+    public static ScenarioResult run(Scenario scenario, TesterSpec tester, RunControl control, Path dir, LiveView live)
             throws Exception {
         return run(scenario, tester, control, dir, live, Sharding.NONE);
     }
@@ -93,13 +93,13 @@ public final class ScenarioRun {
      * {@link #run(Scenario, TesterSpec, RunControl, Path, LiveView)} as a shard of a split load and/or from a
      * common start ({@link Sharding}); results.json then also says which shard it was and when it started.
      */
-    public static Outcome run(Scenario scenario, TesterSpec tester, RunControl control, Path dir, LiveView live,
+    public static ScenarioResult run(Scenario scenario, TesterSpec tester, RunControl control, Path dir, LiveView live,
                               Sharding sharding) throws Exception {
         Thread prepare = new Thread(ReportWriter::prepare, "loadsmith-report-prepare");
         prepare.setDaemon(true);
         prepare.start();
         RunResult result;
-        StalledRun.Outcome stalled = null;
+        StalledRun.StalledResult stalled = null;
         ResultsFile.TargetLost lost = null;
         ResultsFile.Start start;
         if (scenario.target().simulated()) {
@@ -142,7 +142,7 @@ public final class ScenarioRun {
             // latency SLOs carry value_ms, share SLOs (above(...), errors) value_percent; the other is null
             sloResults.add(new ResultsFile.SloResult(v.expr(), v.valueMillis(), v.valuePercent(), v.pass()));
         }
-        Outcome outcome = new Outcome(result, verdicts, stalled, lost);
+        ScenarioResult outcome = new ScenarioResult(result, verdicts, stalled, lost);
         ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), (outcome.aligned()
                 ? AlignedResults.build(dir, List.of(entry(dir, scenario, stalled)), sloResults)
                 : ResultsFile.of(List.of(result)).withSlos(sloResults)).withTargetLost(lost)
@@ -151,14 +151,14 @@ public final class ScenarioRun {
         return outcome;
     }
 
-    private static StalledRun.Outcome runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent,
+    private static StalledRun.StalledResult runReal(Scenario scenario, TesterSpec tester, URI url, AgentStalls agent,
                                               Path dir, RunControl control, LiveView live, SharedStalls shared)
             throws Exception {
         TransportOptions options = scenario.transport();
         try (OpenTransport http = Transports.open(options);
              AutoCloseable view = live == null ? null : live.start(http.stats(), control.live())) {
             return StalledRun.run(tester, http, scenario.source(url), dir,
-                    StalledRun.Options.stalled(agent).withControl(control).withShared(shared)).withTransport(options, http);
+                    StalledRun.StallOptions.stalled(agent).withControl(control).withShared(shared)).withTransport(options, http);
         }
     }
 
@@ -167,7 +167,7 @@ public final class ScenarioRun {
      * (the horizon is the counted run).
      */
     private static AgentStalls agent(Scenario scenario) throws AdminException {
-        Scenario.AgentStalls stalls = scenario.stalls();
+        Scenario.DeclaredStalls stalls = scenario.stalls();
         SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();
         String token = token(stalls.tokenFile(), scenario.file());
         List<AdminApi> agents = new ArrayList<>();
@@ -203,11 +203,11 @@ public final class ScenarioRun {
     }
 
     /** Prints the requests sent inside each stall window of an aligned run (the demo's table, one column). */
-    public static void printPerStall(PrintWriter out, Path dir, Scenario scenario, Outcome outcome) {
+    public static void printPerStall(PrintWriter out, Path dir, Scenario scenario, ScenarioResult outcome) {
         PerStallTable.print(out, List.of(entry(dir, scenario, outcome.stalled())));
     }
 
-    private static AlignedResults.Entry entry(Path dir, Scenario scenario, StalledRun.Outcome stalled) {
+    private static AlignedResults.Entry entry(Path dir, Scenario scenario, StalledRun.StalledResult stalled) {
         return new AlignedResults.Entry(dir, stalled, scenario.name());
     }
 
@@ -222,7 +222,7 @@ public final class ScenarioRun {
     }
 
     /** The console's line for an agent that stopped answering during the run; null when it answered. */
-    public static String agentLostLine(Outcome outcome) {
+    public static String agentLostLine(ScenarioResult outcome) {
         if (outcome.stalled() == null || outcome.result().agentLost() == null) {
             return null;
         }

@@ -11,7 +11,7 @@ import io.loadsmith.tester.agentclient.ClockOffset;
 import io.loadsmith.tester.agentclient.Replicas;
 import io.loadsmith.tester.agentclient.ServerPause;
 import io.loadsmith.tester.align.PauseAlignment;
-import io.loadsmith.tester.align.PauseWindow;
+import io.loadsmith.tester.align.AlignedPause;
 import io.loadsmith.tester.align.StallWindow;
 import io.loadsmith.tester.align.WindowAlignment;
 import io.loadsmith.tester.record.RequestLog;
@@ -71,7 +71,7 @@ final class ServicePauses {
         long keepToNanos = countStartNanos + durationNanos + graceNanos;
         ObjectNode root = JSON.createObjectNode();
         ArrayNode pages = root.putArray("replicas");
-        List<PauseWindow> windows = new ArrayList<>();
+        List<AlignedPause> windows = new ArrayList<>();
         List<String> addresses = new ArrayList<>();
         for (int r = 0; r < replicas.size(); r++) {
             Replicas.Replica replica = replicas.get(r);
@@ -94,7 +94,7 @@ final class ServicePauses {
     }
 
     /** One agent's pauses that overlap the counted run or its grace: as served, and on the tester's clock. */
-    private record Kept(List<ServerPause> served, List<PauseWindow> windows) {
+    private record Kept(List<ServerPause> served, List<AlignedPause> windows) {
     }
 
     /** What {@code admin} served of the run's span, its windows of replica {@code replica}; null if it serves none. */
@@ -114,9 +114,9 @@ final class ServicePauses {
             return null;
         }
         List<ServerPause> kept = new ArrayList<>();
-        List<PauseWindow> windows = new ArrayList<>();
+        List<AlignedPause> windows = new ArrayList<>();
         for (ServerPause pause : served.pauses()) {
-            PauseWindow window = pause.onTesterClock(aligning).withReplica(replica);
+            AlignedPause window = pause.onTesterClock(aligning).withReplica(replica);
             if (window.endNanos() > countStartNanos && window.startNanos() < keepToNanos) {
                 kept.add(pause);
                 windows.add(window);
@@ -140,8 +140,8 @@ final class ServicePauses {
     /** A run's {@code service_pauses[]}; {@code addresses}: the replicas' admin URLs, in order (none: one agent). */
     static List<RunResult.PauseRow> rows(PauseAlignment aligned, List<String> addresses) {
         List<RunResult.PauseRow> rows = new ArrayList<>();
-        for (WindowAlignment.WindowCount<PauseWindow> c : aligned.pauses()) {
-            PauseWindow p = c.window();
+        for (WindowAlignment.WindowCount<AlignedPause> c : aligned.pauses()) {
+            AlignedPause p = c.window();
             rows.add(new RunResult.PauseRow(p.index(), p.source(), p.label(), p.startNanos(), p.endNanos(),
                     p.timeToSafepointNanos(), c.sentDuring(), c.intendedDuring(), c.inFlightAtStart(), c.overlapping(),
                     c.met(), p.replica() < 0 ? null : addresses.get(p.replica())));
@@ -150,7 +150,7 @@ final class ServicePauses {
     }
 
     /** A run's {@code pause_summary}. */
-    static RunResult.PauseSummary summary(PauseAlignment.Summary s) {
+    static RunResult.PauseSummary summary(PauseAlignment.PauseCounts s) {
         return new RunResult.PauseSummary(s.pauses(), s.pausesMet(), s.sentDuringTotal(), s.overlappingRequests(),
                 Math.round(s.overlappingShare() * 1e6) / 1e6, AlignedResults.ms(s.pausedNanos()));
     }
@@ -181,9 +181,9 @@ final class ServicePauses {
      * The pause windows of {@code rows}, rows of {@code result}'s {@code service_pauses[]}, on the tester's
      * clock, each with its replica's place in the run's {@code replicas[]}.
      */
-    static List<PauseWindow> windows(RunResult result, List<RunResult.PauseRow> rows) {
+    static List<AlignedPause> windows(RunResult result, List<RunResult.PauseRow> rows) {
         List<String> addresses = addresses(result);
-        return rows.stream().map(r -> new PauseWindow(r.index(), r.source(), r.label(), r.startNs(), r.endNs(),
+        return rows.stream().map(r -> new AlignedPause(r.index(), r.source(), r.label(), r.startNs(), r.endNs(),
                 r.timeToSafepointNs(), r.replica() == null ? StallWindow.NO_REPLICA : addresses.indexOf(r.replica())))
                 .toList();
     }

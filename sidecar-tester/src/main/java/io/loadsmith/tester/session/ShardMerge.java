@@ -55,7 +55,7 @@ public final class ShardMerge {
      * @param results  the merged results.json as written
      * @param verdicts one per SLO of the scenario, in its order
      */
-    public record Outcome(ResultsFile results, List<Slo.Verdict> verdicts) {
+    public record MergedResult(ResultsFile results, List<Slo.Verdict> verdicts) {
 
         /** True when every SLO passed (or there is none). */
         public boolean passed() {
@@ -100,7 +100,7 @@ public final class ShardMerge {
      * @throws IllegalArgumentException naming the folders, when they are not the N shards of one load: another
      *                                  scenario, seed or N, a shard twice or missing, a folder not a shard
      */
-    public static Outcome merge(List<Path> dirs, Path out) throws IOException {
+    public static MergedResult merge(List<Path> dirs, Path out) throws IOException {
         List<Part> parts = read(dirs);
         check(parts);
         Files.createDirectories(out);
@@ -143,7 +143,7 @@ public final class ShardMerge {
                 .withVersions(ref.file.versions()).withAlignment(alignment(parts))
                 .withShard(new ResultsFile.Shard(null, parts.size(), null)).withStart(ref.file.start());
         ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME), merged);
-        return new Outcome(merged, verdicts);
+        return new MergedResult(merged, verdicts);
     }
 
     private static List<Part> read(List<Path> dirs) {
@@ -359,7 +359,7 @@ public final class ShardMerge {
             }
         }
         double share = sent == 0 ? 0 : Math.round(overlapping * 1e6 / sent) / 1e6;
-        RunResult.StallSummary summary = new RunResult.StallSummary(met, sentDuring, share, share > 0.01, sent,
+        RunResult.StallTotals summary = new RunResult.StallTotals(met, sentDuring, share, share > 0.01, sent,
                 overlapping, List.copyOf(missing));
         return new RunResult.Aligned(List.copyOf(byIndex.values()), summary,
                 ref.clockOffsetNs() == null ? 0 : ref.clockOffsetNs(),

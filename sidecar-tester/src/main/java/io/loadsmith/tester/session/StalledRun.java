@@ -72,8 +72,8 @@ import java.util.concurrent.Executors;
  * ({@link #onVirtualClock}) does all of that on its scheduler's thread, and observes no tester pauses.
  *
  * <pre>{@code
- * StalledRun.Outcome outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source,
- *         TransportOptions.connections(1), runDir, StalledRun.Options.stalled(stalls));
+ * StalledRun.StalledResult outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source,
+ *         TransportOptions.connections(1), runDir, StalledRun.StallOptions.stalled(stalls));
  * outcome.alignment().summary().sentDuringTotal();   // 0 for a closed loop
  * }</pre>
  */
@@ -107,26 +107,26 @@ public final class StalledRun {
      * @param replicas  with several agents, what each did (offset, armed, stalls and missing above are then
      *                  the first one's, stalls every one's); null with one agent
      */
-    public record Outcome(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
+    public record StalledResult(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
                           RunAlignment alignment, List<Integer> missing, ResultsFile.Versions versions,
                           List<Replicas.Replica> replicas) {
 
         /** An outcome of this tester without an agent's version, nor replicas. */
-        public Outcome(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
+        public StalledResult(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
                        RunAlignment alignment, List<Integer> missing) {
             this(result, offset, armed, stalls, alignment, missing, ResultsFile.Versions.ofTester(), null);
         }
 
         /** The same outcome with the result replaced. */
-        public Outcome withResult(RunResult value) {
-            return new Outcome(value, offset, armed, stalls, alignment, missing, versions, replicas);
+        public StalledResult withResult(RunResult value) {
+            return new StalledResult(value, offset, armed, stalls, alignment, missing, versions, replicas);
         }
 
         /**
          * The same outcome with the transport that ran it in its result ({@code runs[].transport}): its kind,
          * HTTP version and loops, and with more than one loop what each loop sent.
          */
-        public Outcome withTransport(TransportOptions options, OpenTransport http) {
+        public StalledResult withTransport(TransportOptions options, OpenTransport http) {
             String kind = options.kind().wireName();
             String version = options.http().wireName();
             if (http.lanes().size() == 1) {
@@ -146,35 +146,35 @@ public final class StalledRun {
      * @param control stops the run early, from any thread
      * @param shared  the stalls a shard of a split load shares ({@link SharedStalls}); null: not shared
      */
-    public record Options(AgentStalls stalls, AlignedBins bins, RunControl control, SharedStalls shared) {
+    public record StallOptions(AgentStalls stalls, AlignedBins bins, RunControl control, SharedStalls shared) {
 
         /** A run without stalls. */
-        public static Options unstalled() {
-            return new Options(null, null, new RunControl(), null);
+        public static StallOptions unstalled() {
+            return new StallOptions(null, null, new RunControl(), null);
         }
 
         /** A run armed with {@code stalls} (null: without stalls), aligned on bins of their length. */
-        public static Options stalled(AgentStalls stalls) {
+        public static StallOptions stalled(AgentStalls stalls) {
             return stalled(stalls, stalls == null ? null : AlignedBins.forStall(stalls.durationNanos()));
         }
 
         /** A run armed with {@code stalls} (null: without stalls), aligned on {@code bins}. */
-        public static Options stalled(AgentStalls stalls, AlignedBins bins) {
-            return new Options(stalls, bins, new RunControl(), null);
+        public static StallOptions stalled(AgentStalls stalls, AlignedBins bins) {
+            return new StallOptions(stalls, bins, new RunControl(), null);
         }
 
-        public Options withControl(RunControl value) {
-            return new Options(stalls, bins, value, shared);
+        public StallOptions withControl(RunControl value) {
+            return new StallOptions(stalls, bins, value, shared);
         }
 
-        public Options withShared(SharedStalls value) {
-            return new Options(stalls, bins, control, value);
+        public StallOptions withShared(SharedStalls value) {
+            return new StallOptions(stalls, bins, control, value);
         }
     }
 
     /** Runs against a real service over HTTP, on the transport {@code transport} chooses. */
-    public static Outcome real(TesterSpec tester, RequestSource source, TransportOptions transport, Path runDir,
-                               Options options) throws IOException {
+    public static StalledResult real(TesterSpec tester, RequestSource source, TransportOptions transport, Path runDir,
+                               StallOptions options) throws IOException {
         try (OpenTransport http = Transports.open(transport)) {
             return run(tester, http, source, runDir, options).withTransport(transport, http);
         } catch (IOException | RuntimeException e) {
@@ -185,8 +185,8 @@ public final class StalledRun {
     }
 
     /** Runs on an opened transport, in real time; the result carries the transport's connection counts. */
-    public static Outcome run(TesterSpec tester, OpenTransport http, RequestSource source, Path runDir,
-                              Options options) throws IOException {
+    public static StalledResult run(TesterSpec tester, OpenTransport http, RequestSource source, Path runDir,
+                              StallOptions options) throws IOException {
         TesterSpec prepared = tester.startDelay(Math.max(tester.startDelayNanos(), REAL_START_DELAY_NANOS));
         ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "loadsmith-writer");
@@ -194,9 +194,9 @@ public final class StalledRun {
             return thread;
         });
         TesterPauses self = tester.testerPauses() ? TesterPauses.start() : null;
-        Outcome outcome;
+        StalledResult outcome;
         try {
-            outcome = run(prepared, http.lanes(), source, runDir, options, new Side(writer, StallFeed.Poller.THREAD, self));
+            outcome = run(prepared, http.lanes(), source, runDir, options, new Background(writer, StallFeed.Poller.THREAD, self));
             if (self != null) {
                 outcome = outcome.withResult(self.attach(outcome.result(), runDir));
             }
@@ -215,30 +215,30 @@ public final class StalledRun {
      * Runs on a virtual clock: the agents are probed on it, the files written and the stalls fetched on its
      * thread, and the tester's own pauses not observed.
      */
-    static Outcome onVirtualClock(TesterSpec tester, VirtualScheduler scheduler, Transport transport,
-                                  RequestSource source, Path runDir, Options options) throws IOException {
+    static StalledResult onVirtualClock(TesterSpec tester, VirtualScheduler scheduler, Transport transport,
+                                  RequestSource source, Path runDir, StallOptions options) throws IOException {
         return run(tester, List.of(new Lane(scheduler, transport)), source, runDir, options,
-                new Side(Runnable::run, StallFeed.Poller.on(scheduler), null));
+                new Background(Runnable::run, StallFeed.Poller.on(scheduler), null));
     }
 
     /**
      * How a run does its work beside the engine's: who writes its files, who fetches its stalls as it goes,
      * and what observes the tester's own pauses (null: nothing).
      */
-    private record Side(Executor writer, StallFeed.Poller poller, TesterPauses self) {
+    private record Background(Executor writer, StallFeed.Poller poller, TesterPauses self) {
 
-        LoadRun.Options engine(RunListener listener, RunControl control) {
-            return new LoadRun.Options(self == null ? listener : self.around(listener), control, writer);
+        LoadRun.RunOptions engine(RunListener listener, RunControl control) {
+            return new LoadRun.RunOptions(self == null ? listener : self.around(listener), control, writer);
         }
     }
 
     /** The run on lanes whose schedulers read the clock the agents are probed on (the first one's). */
-    private static Outcome run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
-                               Options options, Side side) throws IOException {
+    private static StalledResult run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
+                               StallOptions options, Background side) throws IOException {
         if (options.stalls() == null) {
             RunResult result = LoadRun.run(tester.stall(false), lanes, source, runDir,
                     side.engine(RunListener.NONE, options.control()));
-            return new Outcome(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
+            return new StalledResult(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
         }
         Clock clock = lanes.get(0).scheduler();
         List<Agent> agents = probed(options.stalls().replicas(), clock);
@@ -278,9 +278,9 @@ public final class StalledRun {
      * The run's outcome once its agents' stalls are in: each agent's judged, kept, aligned with the request
      * log and its pauses attached; with several agents, each one's requests served and {@code replicas[]}.
      */
-    private static Outcome judgedAndAligned(RunResult run, List<Agent> agents, long countStartNanos,
+    private static StalledResult judgedAndAligned(RunResult run, List<Agent> agents, long countStartNanos,
                                             ResultsFile.Versions versions, List<String> warnings, TesterSpec tester,
-                                            Options options, Path runDir) throws IOException {
+                                            StallOptions options, Path runDir) throws IOException {
         RunResult result = run;
         long countedNanos = Math.round(result.durationMs() * 1e6); // the configured duration, or until a user stop
         List<Replicas.Replica> judged = new ArrayList<>();
@@ -305,7 +305,7 @@ public final class StalledRun {
                 countStartNanos, countedNanos, tester.graceNanos(), runDir, number -> replicaOf(agents, number));
         Replicas.Replica first = judged.get(0);
         List<ServerStall> every = judged.stream().flatMap(r -> r.stalls().stream()).toList();
-        return new Outcome(result, first.offset(), first.armed(), every, alignment, first.missing(), versions,
+        return new StalledResult(result, first.offset(), first.armed(), every, alignment, first.missing(), versions,
                 agents.size() > 1 ? judged : null);
     }
 
@@ -563,7 +563,7 @@ public final class StalledRun {
         AdminException failure;
         long countStartNanos;
 
-        Arming(List<Agent> agents, Options options, long horizonNanos, Clock clock, StallFeed.Poller poller) {
+        Arming(List<Agent> agents, StallOptions options, long horizonNanos, Clock clock, StallFeed.Poller poller) {
             this.agents = agents;
             this.stalls = options.stalls();
             this.shared = options.shared();

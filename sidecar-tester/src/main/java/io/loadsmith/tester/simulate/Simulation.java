@@ -19,7 +19,7 @@ import java.nio.file.Path;
  *
  * <pre>{@code
  * RunResult result = Simulation.run(TesterSpec.open(50).duration(60_000_000_000L),
- *         new Simulation.Target(1, ServiceTime.constant(10_000_000L), stallPlan), null, Path.of("out/open"));
+ *         new Simulation.SimulatedTarget(1, ServiceTime.constant(10_000_000L), stallPlan), null, Path.of("out/open"));
  * }</pre>
  */
 public final class Simulation {
@@ -37,14 +37,14 @@ public final class Simulation {
      * @param serviceTime the service-time model
      * @param stalls      stall windows armed at the counted start, or null for none
      */
-    public record Target(int servers, ServiceTime serviceTime, StallPlan stalls) {
+    public record SimulatedTarget(int servers, ServiceTime serviceTime, StallPlan stalls) {
     }
 
     /**
      * Runs tester against target in virtual time; source null means one GET per arrival. The service-time
      * draws are seeded from the tester's seed (a stream of their own).
      */
-    public static RunResult run(TesterSpec tester, Target target, RequestSource source, Path runDir) throws IOException {
+    public static RunResult run(TesterSpec tester, SimulatedTarget target, RequestSource source, Path runDir) throws IOException {
         VirtualScheduler scheduler = new VirtualScheduler();
         SimulatedServer server = new SimulatedServer(scheduler, target.servers(), target.serviceTime(),
                 tester.seed() ^ 0x5e71ce5eedL);
@@ -57,6 +57,6 @@ public final class Simulation {
             }
         };
         return LoadRun.run(tester, scheduler, server, source != null ? source : RequestSource.get(SIMULATED_URI),
-                runDir, LoadRun.Options.defaults().withListener(arm));
+                runDir, LoadRun.RunOptions.defaults().withListener(arm));
     }
 }

@@ -89,7 +89,7 @@ class AdminClientTest {
         assertThat(first.json().toString()).isEqualTo(safepoint);
         assertThat(pauses.pauses().get(1).timeToSafepointNanos()).isNull();
         assertThat(pauses.pauses().get(1).onTesterClock(new ClockOffset(100, 0, 0, 1)))
-                .isEqualTo(new io.loadsmith.tester.align.PauseWindow(1, "sleeper", "attributed", 1000, 3000, null));
+                .isEqualTo(new io.loadsmith.tester.align.AlignedPause(1, "sleeper", "attributed", 1000, 3000, null));
     }
 
     @Test

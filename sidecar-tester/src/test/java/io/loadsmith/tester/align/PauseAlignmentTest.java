@@ -16,9 +16,9 @@ class PauseAlignmentTest {
     private static final long MS = 1_000_000L;
 
     /** A safepoint [100 ms, 150 ms) and the sleeper window that saw it, [101 ms, 160 ms). */
-    private static final PauseWindow SAFEPOINT = new PauseWindow(0, "safepoint", "GenCollectFull SerialOld (System.gc())",
+    private static final AlignedPause SAFEPOINT = new AlignedPause(0, "safepoint", "GenCollectFull SerialOld (System.gc())",
             100 * MS, 150 * MS, 3 * MS);
-    private static final PauseWindow SLEEPER = new PauseWindow(1, "sleeper", "attributed", 101 * MS, 160 * MS, null);
+    private static final AlignedPause SLEEPER = new AlignedPause(1, "sleeper", "attributed", 101 * MS, 160 * MS, null);
 
     @Test
     void a_send_inside_two_overlapping_pauses_counts_for_each_and_the_summary_covers_their_union(@TempDir Path dir)
@@ -36,7 +36,7 @@ class PauseAlignmentTest {
         assertThat(safepoint.inFlightAtStart()).isEqualTo(1);
         assertThat(safepoint.overlapping()).isEqualTo(2);
         assertThat(sleeper.overlapping()).isEqualTo(3);
-        assertThat(aligned.summary()).isEqualTo(new PauseAlignment.Summary(2, 2, 3, 3, 4, 60 * MS));
+        assertThat(aligned.summary()).isEqualTo(new PauseAlignment.PauseCounts(2, 2, 3, 3, 4, 60 * MS));
         assertThat(aligned.summary().overlappingShare()).isEqualTo(0.75);
         assertThat(aligned.bins()).isNull();
         assertThat(aligned.sendsPerBin()).isEmpty();
@@ -45,13 +45,13 @@ class PauseAlignmentTest {
     @Test
     void a_pause_that_ends_after_the_counted_span_is_listed_but_not_met(@TempDir Path dir) throws IOException {
         Path log = log(dir, new long[][] {{950 * MS, 950 * MS, 951 * MS}, {990 * MS, 990 * MS, 1010 * MS}});
-        PauseWindow late = new PauseWindow(5, "sleeper", "host", 980 * MS, 1020 * MS, null);
+        AlignedPause late = new AlignedPause(5, "sleeper", "host", 980 * MS, 1020 * MS, null);
 
         PauseAlignment aligned = PauseAlignment.alignLog(log, List.of(late), 1000 * MS, null);
 
         assertThat(aligned.pauses().get(0).met()).isFalse();
         assertThat(aligned.pauses().get(0).sentDuring()).isEqualTo(1);
-        assertThat(aligned.summary()).isEqualTo(new PauseAlignment.Summary(1, 0, 0, 0, 2, 0));
+        assertThat(aligned.summary()).isEqualTo(new PauseAlignment.PauseCounts(1, 0, 0, 0, 2, 0));
     }
 
     @Test

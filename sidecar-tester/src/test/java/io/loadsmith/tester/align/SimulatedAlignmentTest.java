@@ -55,7 +55,7 @@ class SimulatedAlignmentTest {
             }
         };
         LoadRun.run(spec.duration(DURATION).seed(11).grace(S), scheduler, server,
-                RequestSource.get(Simulation.SIMULATED_URI), runDir, LoadRun.Options.defaults().withListener(arming));
+                RequestSource.get(Simulation.SIMULATED_URI), runDir, LoadRun.RunOptions.defaults().withListener(arming));
         return StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows, DURATION,
                 AlignedBins.forStall(100 * MS), 500, 1);
     }

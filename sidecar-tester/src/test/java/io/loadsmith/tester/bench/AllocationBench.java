@@ -85,7 +85,7 @@ public final class AllocationBench {
             }
         };
         RunResult result = LoadRun.run(spec, scheduler, transport, RequestSource.get(Simulation.SIMULATED_URI),
-                runDir, LoadRun.Options.defaults().withListener(listener));
+                runDir, LoadRun.RunOptions.defaults().withListener(listener));
         if (result.counts().sent() == 0) {
             throw new IllegalStateException("nothing sent");
         }

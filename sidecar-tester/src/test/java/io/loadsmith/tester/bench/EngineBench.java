@@ -45,7 +45,7 @@ public final class EngineBench {
                 for (int i = 0; i < 60; i++) {
                     long t0 = System.nanoTime();
                     Simulation.run(TesterSpec.open(50).duration(60 * S).seed(1).objective(50 * MS),
-                            new Simulation.Target(1, ServiceTime.constant(10 * MS), plan), null, dir.resolve("s" + i));
+                            new Simulation.SimulatedTarget(1, ServiceTime.constant(10 * MS), plan), null, dir.resolve("s" + i));
                     System.out.printf("%.1f ms%n", (System.nanoTime() - t0) / 1e6);
                 }
             } else if (what.equals("alloc")) {
@@ -66,7 +66,7 @@ public final class EngineBench {
 
     static void quick(Path dir) throws Exception {
         StallPlan plan = StallPlan.seeded(new SeededPlanSpec(7, 4 * S, 100 * MS, 500 * MS, 60 * S), StallKind.BLOCK);
-        Simulation.Target small = new Simulation.Target(1, ServiceTime.constant(10 * MS), plan);
+        Simulation.SimulatedTarget small = new Simulation.SimulatedTarget(1, ServiceTime.constant(10 * MS), plan);
         TesterSpec sixty = TesterSpec.open(50).duration(60 * S).seed(1).objective(50 * MS);
         long[] smallNanos = new long[15];
         for (int i = 0; i < smallNanos.length; i++) {
@@ -78,7 +78,7 @@ public final class EngineBench {
                 + "first run %.1f ms, median of the next 14 %.2f ms%n", smallNanos[0] / 1e6,
                 median(Arrays.copyOfRange(smallNanos, 1, smallNanos.length)) / 1e6);
 
-        Simulation.Target big = new Simulation.Target(4, ServiceTime.exponential(150_000), plan);
+        Simulation.SimulatedTarget big = new Simulation.SimulatedTarget(4, ServiceTime.exponential(150_000), plan);
         TesterSpec million = TesterSpec.open(20_000).duration(50 * S).seed(2).objective(10 * MS);
         long[] bigNanos = new long[5];
         RunResult last = null;
@@ -116,7 +116,7 @@ public final class EngineBench {
         long t0 = System.nanoTime();
         RunResult result = LoadRun.run(TesterSpec.open(20_000).duration(600 * S).seed(4).objective(10 * MS),
                 scheduler, server, RequestSource.get(Simulation.SIMULATED_URI), dir.resolve("soak"),
-                LoadRun.Options.defaults().withListener(listener));
+                LoadRun.RunOptions.defaults().withListener(listener));
         long wall = System.nanoTime() - t0;
         System.out.printf("soak: 10 simulated minutes at 20,000/s: %d requests in %.1f s (%.0f ns per request), "
                         + "-Xmx %d MB, heap used after GC at each simulated minute (MB): %s, request log %d MB%n",

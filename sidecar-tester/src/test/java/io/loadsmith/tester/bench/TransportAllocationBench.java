@@ -112,7 +112,7 @@ public final class TransportAllocationBench {
             RunResult result;
             try {
                 result = LoadRun.run(spec, loop, http.transport(), source, dir.resolve(name.replaceAll("[^a-z0-9]", "")),
-                        LoadRun.Options.defaults().withListener(listener).withWriter(writer));
+                        LoadRun.RunOptions.defaults().withListener(listener).withWriter(writer));
             } finally {
                 writer.shutdown();
             }

@@ -38,7 +38,7 @@ class CoordinatedOmissionTest {
 
     static final long MS = 1_000_000L;
     static final long S = 1_000_000_000L;
-    static final Simulation.Target TARGET = new Simulation.Target(1, ServiceTime.constant(10 * MS),
+    static final Simulation.SimulatedTarget TARGET = new Simulation.SimulatedTarget(1, ServiceTime.constant(10 * MS),
             StallPlan.explicit(List.of(new PlannedStall(0, 20 * S, 2 * S)), StallKind.BLOCK));
 
     @TempDir

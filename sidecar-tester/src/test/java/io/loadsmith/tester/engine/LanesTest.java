@@ -51,7 +51,7 @@ class LanesTest {
         if (stopAtNanos > 0) {
             scheduler.at(stopAtNanos, control::stop);
         }
-        return LoadRun.run(spec, all, RequestSource.get(URI), runDir, LoadRun.Options.defaults().withControl(control));
+        return LoadRun.run(spec, all, RequestSource.get(URI), runDir, LoadRun.RunOptions.defaults().withControl(control));
     }
 
     static final java.net.URI URI = java.net.URI.create("http://simulated.invalid/");
@@ -161,7 +161,7 @@ class LanesTest {
             return get.request(arrival, position, connection);
         };
 
-        assertThatThrownBy(() -> LoadRun.run(poisson(), lanes, failing, dir, LoadRun.Options.defaults()))
+        assertThatThrownBy(() -> LoadRun.run(poisson(), lanes, failing, dir, LoadRun.RunOptions.defaults()))
                 .isInstanceOf(IllegalStateException.class).hasMessage("no request for arrival 100");
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files).isEmpty();

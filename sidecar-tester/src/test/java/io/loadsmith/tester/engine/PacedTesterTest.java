@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PacedTesterTest {
 
-    static final Simulation.Target TARGET = new Simulation.Target(1, ServiceTime.constant(10 * MS),
+    static final Simulation.SimulatedTarget TARGET = new Simulation.SimulatedTarget(1, ServiceTime.constant(10 * MS),
             StallPlan.explicit(List.of(new PlannedStall(0, 1050 * MS, 300 * MS)), StallKind.BLOCK));
 
     @TempDir
@@ -76,7 +76,7 @@ class PacedTesterTest {
     @Test
     void connections_are_spread_evenly_over_the_pace() throws IOException {
         TesterSpec spec = TesterSpec.paced(4, 100 * MS).duration(1 * S).startDelay(0);
-        RunResult result = Simulation.run(spec, new Simulation.Target(4, ServiceTime.constant(MS), null), null, dir);
+        RunResult result = Simulation.run(spec, new Simulation.SimulatedTarget(4, ServiceTime.constant(MS), null), null, dir);
         List<RequestRecord> records = log(dir);
 
         assertThat(result.counts().sent()).isEqualTo(40);

@@ -42,7 +42,7 @@ class RunControlTest {
         };
         RunResult result = LoadRun.run(spec.duration(30 * S).grace(S).startDelay(0), scheduler, server,
                 RequestSource.get(Simulation.SIMULATED_URI), dir,
-                LoadRun.Options.defaults().withListener(stopAtFive).withControl(control));
+                LoadRun.RunOptions.defaults().withListener(stopAtFive).withControl(control));
         assertThat(control.finished()).isTrue();
         return result;
     }
@@ -122,7 +122,7 @@ class RunControlTest {
         RunControl control = new RunControl();
         control.stop();
         RunResult result = LoadRun.run(TesterSpec.open(10).duration(30 * S).startDelay(0), scheduler, server,
-                RequestSource.get(Simulation.SIMULATED_URI), dir, LoadRun.Options.defaults().withControl(control));
+                RequestSource.get(Simulation.SIMULATED_URI), dir, LoadRun.RunOptions.defaults().withControl(control));
 
         assertThat(result.counts()).isEqualTo(new RunResult.Counts(0, 0, 0, 0, 0, 0, 0));
         assertThat(result.interrupted()).isTrue();

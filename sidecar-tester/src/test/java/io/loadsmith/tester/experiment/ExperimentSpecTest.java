@@ -27,7 +27,7 @@ class ExperimentSpecTest {
         assertThat(spec.rounds()).isEqualTo(5);
         assertThat(spec.durationNanos()).isEqualTo(30_000_000_000L);
         assertThat(spec.stallStates()).containsExactly(true, false);
-        assertThat(spec.arms()).extracting(ExperimentSpec.Arm::name)
+        assertThat(spec.arms()).extracting(ExperimentSpec.ArmSpec::name)
                 .containsExactly("open-546", "closed-1", "closed-16", "paced-8");
         assertThat(spec.arms().get(3).ratePerSecond()).isCloseTo(546.08, org.assertj.core.data.Offset.offset(0.01));
         assertThat(spec.stalls().meanIntervalNanos()).isEqualTo(4_000_000_000L);
@@ -35,7 +35,7 @@ class ExperimentSpecTest {
         assertThat(spec.service().restartEachRun()).isTrue();
         assertThat(spec.pairs()).containsExactly(List.of("open-546", "closed-1"), List.of("open-546", "paced-8"),
                 List.of("open-546", "closed-16"));
-        assertThat(spec.windows()).isEqualTo(new ExperimentSpec.Windows("open-546", 10_000_000_000L));
+        assertThat(spec.windows()).isEqualTo(new ExperimentSpec.WindowsSpec("open-546", 10_000_000_000L));
     }
 
     @Test
@@ -103,7 +103,7 @@ class ExperimentSpecTest {
         for (Path file : files) {
             if (file.getParent().endsWith("experiments")) {
                 ExperimentSpec spec = ExperimentSpec.parse(file);
-                for (ExperimentSpec.Arm arm : spec.arms()) {
+                for (ExperimentSpec.ArmSpec arm : spec.arms()) {
                     spec.scenario(arm, 1, URI.create("http://127.0.0.1:9999"));
                 }
             } else {

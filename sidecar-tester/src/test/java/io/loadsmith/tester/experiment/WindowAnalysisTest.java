@@ -38,8 +38,8 @@ class WindowAnalysisTest {
 
         WindowAnalysis windows = WindowAnalysis.of(log, S);
 
-        assertThat(windows.windows()).extracting(WindowAnalysis.Window::fromSeconds).containsExactly(0.0, 1.0);
-        assertThat(windows.windows()).extracting(WindowAnalysis.Window::requests).containsExactly(200L, 200L);
+        assertThat(windows.windows()).extracting(WindowAnalysis.WindowStats::fromSeconds).containsExactly(0.0, 1.0);
+        assertThat(windows.windows()).extracting(WindowAnalysis.WindowStats::requests).containsExactly(200L, 200L);
         assertThat(windows.minP99Ms()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(0.001));
         assertThat(windows.maxP99Ms()).isCloseTo(50.0, org.assertj.core.data.Offset.offset(0.05));
         assertThat(windows.spread()).isCloseTo(50.0, org.assertj.core.data.Offset.offset(0.1));

@@ -31,7 +31,7 @@ class SimulatedRunReportTest {
 
     @Test
     void a_simulated_run_reads_back_as_it_was_written_and_its_report_shows_it() throws IOException {
-        Simulation.Target target = new Simulation.Target(1, ServiceTime.constant(10 * MS),
+        Simulation.SimulatedTarget target = new Simulation.SimulatedTarget(1, ServiceTime.constant(10 * MS),
                 StallPlan.explicit(List.of(new PlannedStall(0, S, 500 * MS)), StallKind.BLOCK));
         RunResult paced = Simulation.run(TesterSpec.paced(2, 50 * MS).duration(3 * S).objective(20 * MS).seed(1).name("paced"),
                 target, null, dir);

@@ -74,7 +74,7 @@ public final class ResultsFixtures {
                 .withAlignment("runs/r1-paced-stall", "paced", new RunResult.Aligned(
                         List.of(new RunResult.StallRow(0, 1_010_000_000, 1_110_000_000, 3, 0, 5, 2, 7, true),
                                 new RunResult.StallRow(1, 2_900_000_000L, 3_100_000_000L, 0, 0, 0, 1, 1, false)),
-                        new RunResult.StallSummary(1, 0, 0.058333, true, 120, 7, List.of(2)), 1500, 20000, 0, "run-1"))
+                        new RunResult.StallTotals(1, 0, 0.058333, true, 120, 7, List.of(2)), 1500, 20000, 0, "run-1"))
                 .withTesterPauses(List.of(new RunResult.TesterPause("safepoint", "ThreadDump", 1_500_000_000L, 1_500_200_000L),
                         new RunResult.TesterPause("loop", "loop", 1_500_100_000L, 1_503_000_000L)), 4);
         RunResult open = run("open r1 no-stall").withAlignment("runs/r1-open-nostall", "open", null);
@@ -83,7 +83,7 @@ public final class ResultsFixtures {
                 List.of(new Alignment.Scatter("paced", List.of(new RunResult.Point(-10.0, 111.0)))));
         Experiment.Round round = new Experiment.Round(1, 3, new Experiment.Summary(10.0, 20.0, 30.0, 12.5),
                 new Experiment.Summary(9.0, 19.0, 29.0, 11.5), null, new RunResult.AboveObjective(20.0, 2, 33), 120, 40.0,
-                1, 0L, 0.0, 0.058333, new Experiment.IdleCheck(0.97, 0.95, 0.42, 2, 2.004, 0, 0, false));
+                1, 0L, 0.0, 0.058333, new Experiment.IdleResult(0.97, 0.95, 0.42, 2, 2.004, 0, 0, false));
         Experiment experiment = new Experiment("shape", 1, List.of("paced", "open"), List.of(true, false), "p99", 3,
                 List.of(List.of("paced/stall", "open/no-stall")),
                 List.of(new Experiment.ArmRuns("paced", true, List.of(round))),
@@ -97,7 +97,7 @@ public final class ResultsFixtures {
                         20.0, 2.0))),
                 List.of(new Experiment.Outlier("paced", true, 1, "paced r1 stall", "corrected", "p99", 20.0, 2.0, 1.5, 2.5,
                         "ratio", 1, 445.183, new Experiment.Range(0.1, 0.3), 0.0, null,
-                        new Experiment.Twin(false, 2.1, false), new Experiment.IdleCheck(0.97, 0.95, 0.42, 2, 2.004, 0, 0, false))));
+                        new Experiment.Twin(false, 2.1, false), new Experiment.IdleResult(0.97, 0.95, 0.42, 2, 2.004, 0, 0, false))));
         return ResultsFile.of(List.of(paced, open)).withClock(new ResultsFile.ClockInfo(1500, 20000))
                 .withSlos(List.of(new ResultsFile.SloResult("p99 < 500ms", 20.015, null, true),
                         new ResultsFile.SloResult("errors < 0.1%", null, 0.8, false)))

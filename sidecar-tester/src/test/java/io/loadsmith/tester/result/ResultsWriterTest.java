@@ -29,14 +29,14 @@ class ResultsWriterTest {
 
     @Test
     void results_json_holds_every_core_field_in_snake_case_and_reads_back() throws IOException {
-        Simulation.Target target = new Simulation.Target(1, ServiceTime.constant(10 * MS),
+        Simulation.SimulatedTarget target = new Simulation.SimulatedTarget(1, ServiceTime.constant(10 * MS),
                 StallPlan.explicit(List.of(new PlannedStall(0, 2 * S, 500 * MS)), StallKind.BLOCK));
         RunResult paced = Simulation.run(TesterSpec.paced(2, 50 * MS).duration(5 * S).objective(20 * MS).seed(3),
                 target, null, dir.resolve("paced"));
         RunResult open = Simulation.run(TesterSpec.open(40).duration(5 * S).objective(20 * MS).seed(3).round(2).stall(true),
                 target, null, dir.resolve("open"));
         RunResult.Aligned stalls = new RunResult.Aligned(List.of(new RunResult.StallRow(0, 2 * S, 2 * S + 500 * MS, 3, 0, 0,
-                1, 1, true)), new RunResult.StallSummary(1, 0, 0.05, true, 20, 1, List.of()), 0, 0, 0, "run-1");
+                1, 1, true)), new RunResult.StallTotals(1, 0, 0.05, true, 20, 1, List.of()), 0, 0, 0, "run-1");
         ResultsFile results = ResultsFile.of(List.of(paced, open.withAlignment("", "open", stalls)))
                 .withClock(new ResultsFile.ClockInfo(12, 34))
                 .withSlos(List.of(new ResultsFile.SloResult("p99 < 500ms", 510.0, null, false),

@@ -98,7 +98,7 @@ class ScenarioParserTest {
         assertThat(s.connections()).isEqualTo(512);
         assertThat(s.tester().objectiveNanos()).isEqualTo(10_000_000L);
         assertThat(s.journeys()).hasSize(1);
-        Scenario.Journey journey = s.journeys().get(0);
+        Scenario.JourneySpec journey = s.journeys().get(0);
         assertThat(journey.name()).isEqualTo("score");
         assertThat(journey.weight()).isEqualTo(2.5);
         assertThat(journey.data().columns()).containsExactly("customer_id", "expected_score");

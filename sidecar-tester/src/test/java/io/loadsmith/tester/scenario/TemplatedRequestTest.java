@@ -1,7 +1,7 @@
 package io.loadsmith.tester.scenario;
 
 import io.loadsmith.tester.client.http1.RequestEncoder;
-import io.loadsmith.tester.scenario.Scenario.Journey;
+import io.loadsmith.tester.scenario.Scenario.JourneySpec;
 import io.loadsmith.tester.scenario.Scenario.Step;
 import io.loadsmith.tester.transport.RequestSpec;
 import io.netty.buffer.ByteBuf;
@@ -49,7 +49,7 @@ class TemplatedRequestTest {
     @TempDir
     Path dir;
 
-    private List<Journey> journeys(String steps) throws IOException {
+    private List<JourneySpec> journeys(String steps) throws IOException {
         Files.writeString(dir.resolve("rows.csv"), ROWS, StandardCharsets.UTF_8);
         String yaml = "target: {url: 'http://127.0.0.1:8080/api'}\nload: {rate: 1, duration: 1s}\n"
                 + "journeys:\n  - data: rows.csv\n    steps:\n" + steps;
@@ -75,7 +75,7 @@ class TemplatedRequestTest {
             """)
     void a_planned_row_writes_the_bytes_of_the_rendered_request_and_any_other_row_is_rendered_as_before(
             String what, int expectedPlannedRows, String steps) throws IOException {
-        Journey journey = journeys(steps.replace("\\n", "\n")).get(0);
+        JourneySpec journey = journeys(steps.replace("\\n", "\n")).get(0);
         Step step = journey.steps().get(0);
         StepTemplate template = new StepTemplate("http://127.0.0.1:8080/api", step, journey.data());
         int plannedRows = 0;
@@ -102,7 +102,7 @@ class TemplatedRequestTest {
 
     @Test
     void rows_whose_values_fit_are_planned_and_the_others_are_not() throws IOException {
-        Journey journey = journeys("      - request: 'GET /q/${id}?t=${text}'\n        headers: {X-N: '${name}'}\n").get(0);
+        JourneySpec journey = journeys("      - request: 'GET /q/${id}?t=${text}'\n        headers: {X-N: '${name}'}\n").get(0);
         StepTemplate template = new StepTemplate("http://127.0.0.1:8080/api", journey.steps().get(0), journey.data());
         StringBuilder planned = new StringBuilder();
         for (int row = 0; row < journey.data().size(); row++) {
@@ -114,7 +114,7 @@ class TemplatedRequestTest {
 
     @Test
     void the_source_hands_planned_rows_over_as_templates_and_constant_steps_as_one_request() throws IOException {
-        List<Journey> journeys = journeys("      - request: GET /users/${id}\n      - request: GET /health\n");
+        List<JourneySpec> journeys = journeys("      - request: GET /users/${id}\n      - request: GET /health\n");
         ScenarioSource source = new ScenarioSource(URI.create("http://127.0.0.1:8080/api/"), journeys, 1);
         int templated = 0;
         for (long a = 0; a < 200; a++) {

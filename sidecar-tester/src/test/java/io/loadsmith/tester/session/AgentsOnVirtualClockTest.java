@@ -59,9 +59,9 @@ class AgentsOnVirtualClockTest {
         TesterSpec tester = TesterSpec.open(200).duration(8 * S).grace(S).seed(5).startDelay(0).name("replicas");
         List<PlannedStall> planned = StallPlan.seeded(stalls.spec(8 * S), StallKind.BLOCK).stalls();
 
-        StalledRun.Outcome outcome = StalledRun.onVirtualClock(tester, scheduler,
+        StalledRun.StalledResult outcome = StalledRun.onVirtualClock(tester, scheduler,
                 new RoundRobin(List.of(serverA, serverB), List.of("sim-a", "sim-b")),
-                RequestSource.get(Simulation.SIMULATED_URI), dir, StalledRun.Options.stalled(stalls));
+                RequestSource.get(Simulation.SIMULATED_URI), dir, StalledRun.StallOptions.stalled(stalls));
         ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME),
                 AlignedResults.build(dir, List.of(new AlignedResults.Entry(dir, outcome, "replicas"))));
 
@@ -139,8 +139,8 @@ class AgentsOnVirtualClockTest {
         TesterSpec tester = TesterSpec.open(200).duration(8 * S).grace(S).seed(5).startDelay(0).name("one");
         int planned = StallPlan.seeded(stalls.spec(8 * S), StallKind.BLOCK).stalls().size();
 
-        StalledRun.Outcome outcome = StalledRun.onVirtualClock(tester, scheduler, server,
-                RequestSource.get(Simulation.SIMULATED_URI), dir, StalledRun.Options.stalled(stalls));
+        StalledRun.StalledResult outcome = StalledRun.onVirtualClock(tester, scheduler, server,
+                RequestSource.get(Simulation.SIMULATED_URI), dir, StalledRun.StallOptions.stalled(stalls));
 
         assertThat(outcome.replicas()).isNull();
         assertThat(outcome.result().replicas()).isNull();

@@ -32,7 +32,7 @@ class AlignedResultsTest {
         assertThat(AlignedResults.stalls(run)).containsExactly(
                 new RunResult.StallRow(0, 1000 * MS, 1100 * MS, 3, 1, 1, 1, 2, true));
         assertThat(AlignedResults.summary(run.summary(), List.of()))
-                .isEqualTo(new RunResult.StallSummary(1, 1, 1.0, true, 2, 2, List.of()));
+                .isEqualTo(new RunResult.StallTotals(1, 1, 1.0, true, 2, 2, List.of()));
     }
 
     @Test

@@ -27,7 +27,7 @@ class DemoIT {
     void three_testers_meet_the_same_stalls_and_every_stall_is_counted_for_each(@TempDir Path out) throws Exception {
         ServiceProcess.Jars jars = jars();
         assertThat(jars.missing()).as("jars the test needs").isNull();
-        Demo.Options options = new Demo.Options(100, 2, 4 * S, 100, 100_000_000L, 1 * S, 7, 4, 20_000_000L);
+        Demo.DemoOptions options = new Demo.DemoOptions(100, 2, 4 * S, 100, 100_000_000L, 1 * S, 7, 4, 20_000_000L);
         StringWriter console = new StringWriter();
 
         Path file;

@@ -32,13 +32,13 @@ class ExperimentOutliersTest {
     private static final double[] OPEN_STALL = {1009, 62, 80, 71, 66};
     private static final double[] OPEN_NO_STALL = {950, 40, 42, 41, 43};
     private static final double[] PACED = {90, 95, 100, 92, 97};
-    private static final Experiment.IdleCheck QUIET = new Experiment.IdleCheck(0.97, 0.95, 0.84, 2, 2.004, 0, 0, false);
+    private static final Experiment.IdleResult QUIET = new Experiment.IdleResult(0.97, 0.95, 0.84, 2, 2.004, 0, 0, false);
 
     @TempDir
     Path out;
 
     private final Map<String, Map<Boolean, Map<Integer, RunResult>>> results = new LinkedHashMap<>();
-    private final Map<String, Map<Boolean, Map<Integer, StalledRun.Outcome>>> outcomes = new LinkedHashMap<>();
+    private final Map<String, Map<Boolean, Map<Integer, StalledRun.StalledResult>>> outcomes = new LinkedHashMap<>();
 
     @Test
     void a_cold_first_run_is_an_outlier_with_its_clues_and_verdicts_are_given_without_it() throws IOException {
@@ -52,7 +52,7 @@ class ExperimentOutliersTest {
             put("paced-8", false, round, PACED[i], 5.0 + 0.1 * i, 0.3);
             orders.add(List.of("open-546/stall", "open-546/no-stall", "paced-8/stall", "paced-8/no-stall"));
         }
-        Map<String, Map<Boolean, Map<Integer, Experiment.IdleCheck>>> idle =
+        Map<String, Map<Boolean, Map<Integer, Experiment.IdleResult>>> idle =
                 Map.of("open-546", Map.of(true, Map.of(1, QUIET)));
 
         ExperimentSpec spec = ExperimentSpec.parse(spec());
@@ -114,7 +114,7 @@ class ExperimentOutliersTest {
         });
         results.computeIfAbsent(arm, k -> new LinkedHashMap<>()).computeIfAbsent(stall, k -> new TreeMap<>()).put(round, run);
         outcomes.computeIfAbsent(arm, k -> new LinkedHashMap<>()).computeIfAbsent(stall, k -> new TreeMap<>())
-                .put(round, new StalledRun.Outcome(run, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of()));
+                .put(round, new StalledRun.StalledResult(run, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of()));
     }
 
     private Path spec() throws IOException {

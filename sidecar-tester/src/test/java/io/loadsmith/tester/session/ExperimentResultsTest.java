@@ -62,7 +62,7 @@ class ExperimentResultsTest {
     Path out;
 
     private final Map<String, Map<Boolean, Map<Integer, RunResult>>> results = new LinkedHashMap<>();
-    private final Map<String, Map<Boolean, Map<Integer, StalledRun.Outcome>>> outcomes = new LinkedHashMap<>();
+    private final Map<String, Map<Boolean, Map<Integer, StalledRun.StalledResult>>> outcomes = new LinkedHashMap<>();
     private final List<AlignedResults.Entry> entries = new ArrayList<>();
 
     @Test
@@ -162,18 +162,18 @@ class ExperimentResultsTest {
             }
         };
         RunResult result = LoadRun.run(tester, scheduler, server, RequestSource.get(Simulation.SIMULATED_URI), runDir,
-                LoadRun.Options.defaults().withListener(arming));
-        StalledRun.Outcome outcome;
+                LoadRun.RunOptions.defaults().withListener(arming));
+        StalledRun.StalledResult outcome;
         if (stall) {
             RunAlignment alignment = StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows, 2 * S,
                     AlignedBins.forStall(100 * MS), 500, round);
             String warning = MissingStalls.warning(missing);
             keepAgentStalls(runDir, "run-" + round, windows);
-            outcome = new StalledRun.Outcome(warning == null ? result : result.withWarnings(List.of(warning)),
+            outcome = new StalledRun.StalledResult(warning == null ? result : result.withWarnings(List.of(warning)),
                     new ClockOffset(1500, 20000, 40000, 9),
                     new AdminClient.Armed("run-" + round, startNanos[0], 2 * S, plan.stalls()), List.of(), alignment, missing);
         } else {
-            outcome = new StalledRun.Outcome(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
+            outcome = new StalledRun.StalledResult(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
         }
         entries.add(new AlignedResults.Entry(runDir, outcome, arm));
         results.computeIfAbsent(arm, k -> new LinkedHashMap<>()).computeIfAbsent(stall, k -> new TreeMap<>())

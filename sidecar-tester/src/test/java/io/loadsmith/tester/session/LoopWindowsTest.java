@@ -38,7 +38,7 @@ class LoopWindowsTest {
         scheduler.pause(PAUSE_START, PAUSE_END);
         SimulatedServer server = new SimulatedServer(scheduler, 1, ServiceTime.constant(100_000), 1);
         return LoadRun.run(spec, scheduler, server, RequestSource.get(URI.create("http://127.0.0.1:1/")), dir,
-                LoadRun.Options.defaults().withListener(loop.around(RunListener.NONE)));
+                LoadRun.RunOptions.defaults().withListener(loop.around(RunListener.NONE)));
     }
 
     private static TesterSpec constantOpen() {

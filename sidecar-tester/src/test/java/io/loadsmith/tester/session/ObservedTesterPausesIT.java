@@ -109,7 +109,7 @@ class ObservedTesterPausesIT {
     private RunResult run(TesterSpec tester) throws Exception {
         URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
         return StalledRun.real(tester, RequestSource.get(uri), TransportOptions.connections(4), dir,
-                StalledRun.Options.unstalled())
+                StalledRun.StallOptions.unstalled())
                 .result();
     }
 

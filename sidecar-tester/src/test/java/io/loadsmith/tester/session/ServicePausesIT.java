@@ -132,8 +132,8 @@ class ServicePausesIT {
         }, "force-gc");
         gc.start();
         Path runDir = out.resolve("runs").resolve(tester.name());
-        StalledRun.Outcome outcome = StalledRun.real(tester, counting, TransportOptions.connections(connections),
-                runDir, StalledRun.Options.stalled(stalls));
+        StalledRun.StalledResult outcome = StalledRun.real(tester, counting, TransportOptions.connections(connections),
+                runDir, StalledRun.StallOptions.stalled(stalls));
         gc.join(TimeUnit.SECONDS.toMillis(60));
         commands.close();
         assertThat(failure[0]).isNull();

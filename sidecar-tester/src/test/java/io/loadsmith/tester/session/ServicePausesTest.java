@@ -212,7 +212,7 @@ class ServicePausesTest {
         RunResult run = ResultsFixtures.run("open").withServicePauses(List.of(
                 new RunResult.PauseRow(1, "safepoint", "GenCollectFull", 110 * MS, 130 * MS, 1000L, 1, 0, 0, 1, true)),
                 new RunResult.PauseSummary(1, 1, 1, 1, 0.333333, 20.0));
-        StalledRun.Outcome outcome = new StalledRun.Outcome(run, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
+        StalledRun.StalledResult outcome = new StalledRun.StalledResult(run, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
 
         var plot = AlignedResults.pauseAlignment(List.of(new AlignedResults.Entry(runDir(dir), outcome, "open")));
 

@@ -51,7 +51,7 @@ class MemoryStaysFlatTest {
         };
 
         RunResult result = LoadRun.run(TesterSpec.open(20_000).duration(600 * S).seed(4), scheduler, server,
-                RequestSource.get(Simulation.SIMULATED_URI), dir, LoadRun.Options.defaults().withListener(sampleEachMinute));
+                RequestSource.get(Simulation.SIMULATED_URI), dir, LoadRun.RunOptions.defaults().withListener(sampleEachMinute));
 
         assertThat(result.counts().sent()).isBetween(11_990_000L, 12_010_000L);
         assertThat(usedAfterGcBytes).hasSize(10).allSatisfy(used -> assertThat(used).isLessThan(200L << 20));

@@ -3,7 +3,7 @@ package io.loadsmith.stall.control;
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.clock.PreciseWait;
 import io.loadsmith.stall.gate.StallGate;
-import io.loadsmith.stall.gate.StallWindow;
+import io.loadsmith.stall.gate.GateWindow;
 import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.stall.plan.StallPlan;
@@ -295,7 +295,7 @@ public final class StallController implements AutoCloseable {
         current.next++;
         long startNanos = clock.nanoTime();
         StallKind kind = current.plan.kind();
-        StallWindow window = gate.open(clock, startNanos + planned.durationNanos(), kind);
+        GateWindow window = gate.open(clock, startNanos + planned.durationNanos(), kind);
         openEntry = new Entry(planned.index(), plannedStartNanos, startNanos, window, kind, current.id);
     }
 
@@ -344,12 +344,12 @@ public final class StallController implements AutoCloseable {
         final long index;
         final long plannedStartNanos;
         final long startNanos;
-        final StallWindow window;
+        final GateWindow window;
         final StallKind kind;
         final String runId;
         long endNanos; // set once, under lock, before the entry is published to records
 
-        Entry(long index, long plannedStartNanos, long startNanos, StallWindow window, StallKind kind, String runId) {
+        Entry(long index, long plannedStartNanos, long startNanos, GateWindow window, StallKind kind, String runId) {
             this.index = index;
             this.plannedStartNanos = plannedStartNanos;
             this.startNanos = startNanos;

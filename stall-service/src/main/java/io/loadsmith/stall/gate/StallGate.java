@@ -23,7 +23,7 @@ import io.loadsmith.stall.plan.StallKind;
  * {@code new StallGate()} makes an isolated one (tests, the Javalin plugin).
  *
  * <p>For the agent's bootstrap class path: the gate needs nothing but {@code java.base} and six classes,
- * {@code gate.StallGate}, {@code gate.StallWindow}, {@code clock.Clock}, {@code clock.SystemClock},
+ * {@code gate.StallGate}, {@code gate.GateWindow}, {@code clock.Clock}, {@code clock.SystemClock},
  * {@code plan.StallKind} and {@code plan.PlanException} (GateBootstrapClosureTest keeps it so). The
  * rest of stall-service cannot live there: the admin server needs the JDK's HTTP server, a
  * platform-loader module that bootstrap classes cannot see.
@@ -35,7 +35,7 @@ public final class StallGate {
     private static final ThreadLocal<Boolean> EXEMPT = new ThreadLocal<>();
 
     /** The open window, or null when idle: the one volatile read of the idle path. */
-    private volatile StallWindow open;
+    private volatile GateWindow open;
 
     /** Creates an isolated gate with no window open. */
     public StallGate() {
@@ -70,13 +70,13 @@ public final class StallGate {
      * closes. Never throws.
      */
     public void pass() {
-        StallWindow window = open;
+        GateWindow window = open;
         if (window != null) {
             holdQuietly(window);
         }
     }
 
-    private static void holdQuietly(StallWindow window) {
+    private static void holdQuietly(GateWindow window) {
         try {
             if (EXEMPT.get() == null) {
                 window.hold();
@@ -91,9 +91,9 @@ public final class StallGate {
      * {@code clock} reaches {@code endNanos}. Any window still open is closed first. For the stall
      * controller; hosts only call {@link #pass()}.
      */
-    public StallWindow open(Clock clock, long endNanos, StallKind kind) {
-        StallWindow window = new StallWindow(this, clock, endNanos, kind);
-        StallWindow previous;
+    public GateWindow open(Clock clock, long endNanos, StallKind kind) {
+        GateWindow window = new GateWindow(this, clock, endNanos, kind);
+        GateWindow previous;
         synchronized (this) {
             previous = open;
             open = window;
@@ -105,11 +105,11 @@ public final class StallGate {
     }
 
     /** The window open now, or null. */
-    public StallWindow openWindow() {
+    public GateWindow openWindow() {
         return open;
     }
 
-    void cleared(StallWindow window) {
+    void cleared(GateWindow window) {
         synchronized (this) {
             if (open == window) {
                 open = null;

@@ -5,7 +5,7 @@ import io.loadsmith.stall.control.ArmResult;
 import io.loadsmith.stall.control.StallController;
 import io.loadsmith.stall.control.StallRecord;
 import io.loadsmith.stall.gate.StallGate;
-import io.loadsmith.stall.gate.StallWindow;
+import io.loadsmith.stall.gate.GateWindow;
 import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.stall.plan.StallPlan;
@@ -71,9 +71,9 @@ public final class StallTimingBenchmark {
 
     /** Enters every window shortly after it opens and notes how late it is let go. */
     private static void probe(StallGate gate, Clock clock, long[] releaseLatenessNanos, int[] probed) {
-        StallWindow last = null;
+        GateWindow last = null;
         while (!Thread.currentThread().isInterrupted() && probed[0] < releaseLatenessNanos.length) {
-            StallWindow window = gate.openWindow();
+            GateWindow window = gate.openWindow();
             if (window == null || window == last) {
                 LockSupport.parkNanos(100_000);
                 continue;

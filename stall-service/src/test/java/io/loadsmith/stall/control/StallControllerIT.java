@@ -2,7 +2,7 @@ package io.loadsmith.stall.control;
 
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.gate.StallGate;
-import io.loadsmith.stall.gate.StallWindow;
+import io.loadsmith.stall.gate.GateWindow;
 import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
@@ -114,7 +114,7 @@ class StallControllerIT {
     @Test
     void a_thread_arriving_as_the_window_closes_is_not_held() throws Exception {
         ArmResult armed = controller.arm(oneStall(50, 100, StallKind.BLOCK));
-        StallWindow window = poll().until(gate::openWindow, Objects::nonNull);
+        GateWindow window = poll().until(gate::openWindow, Objects::nonNull);
         while (clock.nanoTime() - window.endNanos() < 0) { // spins to arrive at the very end of the window
             Thread.onSpinWait();
         }
@@ -242,7 +242,7 @@ class StallControllerIT {
     @Test
     void closing_ends_a_stall_in_progress_and_refuses_new_plans() throws Exception {
         controller.arm(oneStall(10, 5_000, StallKind.BLOCK));
-        StallWindow window = poll().until(gate::openWindow, Objects::nonNull);
+        GateWindow window = poll().until(gate::openWindow, Objects::nonNull);
 
         controller.close();
 

@@ -20,7 +20,7 @@ class GateBootstrapClosureTest {
     /** Every class the gate needs; the agent's bootstrap jar must hold exactly these (relocated). */
     static final Set<String> BOOTSTRAP_CLASSES = Set.of(
             "io.loadsmith.stall.gate.StallGate",
-            "io.loadsmith.stall.gate.StallWindow",
+            "io.loadsmith.stall.gate.GateWindow",
             "io.loadsmith.stall.clock.Clock",
             "io.loadsmith.stall.clock.SystemClock",
             "io.loadsmith.stall.plan.StallKind",

@@ -34,7 +34,7 @@ class StallGateTest {
 
     @AfterEach
     void closeWindows() throws InterruptedException {
-        StallWindow window = gate.openWindow();
+        GateWindow window = gate.openWindow();
         if (window != null) {
             window.close();
         }
@@ -51,7 +51,7 @@ class StallGateTest {
 
     @Test
     void a_block_window_holds_a_thread_parked_until_it_is_closed() throws Exception {
-        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        GateWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
         CompletableFuture<Void> passed = passOnNewThread("request-1");
 
         awaitHeld(window, 1);
@@ -66,7 +66,7 @@ class StallGateTest {
 
     @Test
     void a_held_thread_is_released_when_the_clock_reaches_the_end_even_if_nobody_closes_the_window() throws Exception {
-        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        GateWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
         CompletableFuture<Void> passed = passOnNewThread("request-1");
         awaitHeld(window, 1);
 
@@ -79,7 +79,7 @@ class StallGateTest {
 
     @Test
     void sixty_four_threads_are_all_held_and_all_released_by_one_close() throws Exception {
-        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        GateWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
         List<CompletableFuture<Void>> passes = new ArrayList<>();
         for (int i = 0; i < 64; i++) {
             passes.add(passOnNewThread("request-" + i));
@@ -94,7 +94,7 @@ class StallGateTest {
 
     @Test
     void a_spin_window_holds_a_thread_busy_until_it_is_closed() throws Exception {
-        StallWindow window = gate.open(clock, END_NANOS, StallKind.SPIN);
+        GateWindow window = gate.open(clock, END_NANOS, StallKind.SPIN);
         CompletableFuture<Void> passed = passOnNewThread("request-1");
         awaitHeld(window, 1);
         assertThat(started.get(0).getState()).isEqualTo(Thread.State.RUNNABLE);
@@ -106,7 +106,7 @@ class StallGateTest {
 
     @Test
     void an_exempt_thread_passes_an_open_window_and_is_not_counted() throws Exception {
-        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        GateWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
         CompletableFuture<Void> passed = new CompletableFuture<>();
         Thread admin = new Thread(() -> {
             StallGate.exemptCurrentThread();
@@ -123,7 +123,7 @@ class StallGateTest {
 
     @Test
     void a_thread_arriving_once_the_clock_has_reached_the_end_is_not_held() throws Exception {
-        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        GateWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
         clock.set(END_NANOS);
         passOnNewThread("late").get(5, TimeUnit.SECONDS);
         assertThat(window.held()).isZero();
@@ -131,7 +131,7 @@ class StallGateTest {
 
     @Test
     void a_thread_arriving_after_the_close_is_not_held() throws Exception {
-        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        GateWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
         window.close();
         passOnNewThread("late").get(5, TimeUnit.SECONDS);
         assertThat(window.held()).isZero();
@@ -139,7 +139,7 @@ class StallGateTest {
 
     @Test
     void an_interrupt_does_not_release_a_held_thread_and_its_flag_survives() throws Exception {
-        StallWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        GateWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
         AtomicBoolean interruptedAfterPass = new AtomicBoolean();
         CompletableFuture<Void> passed = new CompletableFuture<>();
         Thread request = new Thread(() -> {
@@ -161,11 +161,11 @@ class StallGateTest {
 
     @Test
     void opening_a_window_closes_the_one_before_it() throws Exception {
-        StallWindow first = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        GateWindow first = gate.open(clock, END_NANOS, StallKind.BLOCK);
         CompletableFuture<Void> passed = passOnNewThread("request-1");
         awaitHeld(first, 1);
 
-        StallWindow second = gate.open(clock, END_NANOS, StallKind.BLOCK);
+        GateWindow second = gate.open(clock, END_NANOS, StallKind.BLOCK);
         passed.get(5, TimeUnit.SECONDS);
         assertThat(first.isClosed()).isTrue();
         assertThat(gate.openWindow()).isSameAs(second);
@@ -178,7 +178,7 @@ class StallGateTest {
 
     @Test
     void pass_global_holds_a_thread_at_the_global_gate_until_its_window_closes() throws Exception {
-        StallWindow window = StallGate.global().open(clock, END_NANOS, StallKind.BLOCK);
+        GateWindow window = StallGate.global().open(clock, END_NANOS, StallKind.BLOCK);
         try {
             CompletableFuture<Void> passed = new CompletableFuture<>();
             Thread thread = new Thread(() -> {
@@ -216,7 +216,7 @@ class StallGateTest {
         return await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1));
     }
 
-    private static void awaitHeld(StallWindow window, long count) {
+    private static void awaitHeld(GateWindow window, long count) {
         poll().until(window::held, held -> held >= count);
         assertThat(window.held()).isEqualTo(count);
     }

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * A request whose URI, headers and body are texts with holes, each hole a column of a data row: its
- * literal parts encoded to bytes once, at {@link Builder#build()}, so that {@link #encode} only copies them
+ * literal parts encoded to bytes once, at {@link PlanBuilder#build()}, so that {@link #encode} only copies them
  * and writes the row's values between them into the buffer (no String, URI or array per request).
  *
  * <p>The bytes are those {@link RequestEncoder} writes for the same request rendered as text (each hole
@@ -55,7 +55,7 @@ public final class RequestPlan {
     private final byte[][] bodyLiterals; // null: no body
     private final int[] bodyColumns;
 
-    private RequestPlan(Builder b, byte[][] headLiterals, int[] headColumns, boolean[] headInTarget) {
+    private RequestPlan(PlanBuilder b, byte[][] headLiterals, int[] headColumns, boolean[] headInTarget) {
         this.endpoint = b.endpoint;
         this.headLiterals = headLiterals;
         this.headColumns = headColumns;
@@ -66,9 +66,9 @@ public final class RequestPlan {
         this.bodyColumns = b.bodyColumns;
     }
 
-    /** A request with this method (a token, else {@link Builder#build()} refuses it). */
-    public static Builder builder(String method) {
-        return new Builder(method);
+    /** A request with this method (a token, else {@link PlanBuilder#build()} refuses it). */
+    public static PlanBuilder builder(String method) {
+        return new PlanBuilder(method);
     }
 
     /** The URI of the endpoint (scheme, user info, host and port, then {@code /}): the same for every row. */
@@ -197,7 +197,7 @@ public final class RequestPlan {
      * holes) and the data column of each hole. {@link #build()} throws {@link IllegalArgumentException}
      * when the parts cannot be planned (the caller then renders every row as text).
      */
-    public static final class Builder {
+    public static final class PlanBuilder {
         private final String method;
         private URI endpoint;
         private List<String> targetLiterals;
@@ -210,7 +210,7 @@ public final class RequestPlan {
         private byte[][] bodyLiterals;
         private int[] bodyColumns;
 
-        private Builder(String method) {
+        private PlanBuilder(String method) {
             this.method = method;
         }
 
@@ -218,14 +218,14 @@ public final class RequestPlan {
          * The absolute URI ({@code http://} or {@code https://}) with holes, which must all come after its
          * authority, and no {@code #} in it.
          */
-        public Builder target(List<String> literals, int[] columns) {
+        public PlanBuilder target(List<String> literals, int[] columns) {
             this.targetLiterals = literals;
             this.targetColumns = columns;
             return this;
         }
 
         /** A header, in the order the request sends them (a Content-Length is left out, as the encoder does). */
-        public Builder header(String name, List<String> literals, int[] columns) {
+        public PlanBuilder header(String name, List<String> literals, int[] columns) {
             headerNames.add(name);
             headerLiterals.add(literals);
             headerColumns.add(columns);
@@ -235,7 +235,7 @@ public final class RequestPlan {
         }
 
         /** The body (none unless given). */
-        public Builder body(List<String> literals, int[] columns) {
+        public PlanBuilder body(List<String> literals, int[] columns) {
             checkParts(literals, columns);
             byte[][] bytes = new byte[literals.size()][];
             for (int i = 0; i < bytes.length; i++) {
@@ -353,7 +353,7 @@ public final class RequestPlan {
             inTarget.add(target);
         }
 
-        RequestPlan plan(Builder builder) {
+        RequestPlan plan(PlanBuilder builder) {
             literals.add(ByteBufUtil.getBytes(bytes));
             int[] cols = new int[columns.size()];
             boolean[] target = new boolean[columns.size()];

@@ -49,13 +49,13 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The real {@link Transport}: HTTP/1.1 or HTTP/2 over Jetty's {@link HttpClient}, with a kept-alive connection
- * pool of {@link Options#maxConnections()} connections per destination (host and port).
+ * pool of {@link JettyOptions#maxConnections()} connections per destination (host and port).
  *
  * <p><b>HTTP/2</b> ({@link TransportOptions.Http#HTTP_2}): Jetty's {@link HttpClientTransportOverHTTP2} over an
  * {@link HTTP2Client} on the same {@link ClientConnector}; {@code https://} negotiates {@code h2} by ALPN (the
  * JDK's, through jetty-alpn-java-client; a server that does not offer h2 fails every request with
  * {@link Outcome#OTHER}), {@code http://} speaks h2c with prior knowledge (no upgrade from HTTP/1.1). Requests
- * are streams multiplexed over a connection: the pool holds at most {@link Options#maxConnections()}
+ * are streams multiplexed over a connection: the pool holds at most {@link JettyOptions#maxConnections()}
  * connections per destination, each carrying up to the server's {@code SETTINGS_MAX_CONCURRENT_STREAMS}
  * requests at once; Jetty opens another connection only when none has a free stream (or while the first ones
  * are still connecting), so a run with fewer requests in flight than the server's stream limit usually runs
@@ -83,10 +83,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * <p>Thread-safe. Exchanges are completed on Jetty's threads, usually its selector thread (the client's
  * invocation type is non-blocking, which saves a hand-off to a pool thread per response): an
  * {@link Exchange} and a {@link ResponseCheck} must not block. The body of a response is read and dropped
- * unless the request has a check, which then sees at most {@link Options#maxResponseBytes()} bytes.
+ * unless the request has a check, which then sees at most {@link JettyOptions#maxResponseBytes()} bytes.
  *
  * <pre>{@code
- * try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(16))) {
+ * try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.JettyOptions.connections(16))) {
  *     http.send(RequestSpec.get(URI.create("http://127.0.0.1:8080/"), 0, 0), exchange);
  * }
  * }</pre>
@@ -100,13 +100,13 @@ public final class JettyTransport implements Transport, TransportStats {
      * @param maxResponseBytes    most body bytes kept for a check
      * @param threads             Jetty client threads (selector included)
      */
-    public record Options(int maxConnections, long timeoutNanos, long connectTimeoutNanos, int maxResponseBytes,
+    public record JettyOptions(int maxConnections, long timeoutNanos, long connectTimeoutNanos, int maxResponseBytes,
                           int threads) {
 
         public static final long DEFAULT_TIMEOUT_NANOS = 30_000_000_000L;
         public static final long DEFAULT_CONNECT_TIMEOUT_NANOS = 5_000_000_000L;
 
-        public Options {
+        public JettyOptions {
             if (maxConnections < 1) {
                 throw new IllegalArgumentException("maxConnections must be >= 1 (got " + maxConnections + ")");
             }
@@ -119,16 +119,16 @@ public final class JettyTransport implements Transport, TransportStats {
         }
 
         /** Defaults (30 s timeout, 5 s connect timeout, 1 MiB for checks, 8 threads) for a pool of n connections. */
-        public static Options connections(int n) {
-            return new Options(n, DEFAULT_TIMEOUT_NANOS, DEFAULT_CONNECT_TIMEOUT_NANOS, 1 << 20, 8);
+        public static JettyOptions connections(int n) {
+            return new JettyOptions(n, DEFAULT_TIMEOUT_NANOS, DEFAULT_CONNECT_TIMEOUT_NANOS, 1 << 20, 8);
         }
 
-        public Options withTimeoutNanos(long nanos) {
-            return new Options(maxConnections, nanos, connectTimeoutNanos, maxResponseBytes, threads);
+        public JettyOptions withTimeoutNanos(long nanos) {
+            return new JettyOptions(maxConnections, nanos, connectTimeoutNanos, maxResponseBytes, threads);
         }
 
-        public Options withConnectTimeoutNanos(long nanos) {
-            return new Options(maxConnections, timeoutNanos, nanos, maxResponseBytes, threads);
+        public JettyOptions withConnectTimeoutNanos(long nanos) {
+            return new JettyOptions(maxConnections, timeoutNanos, nanos, maxResponseBytes, threads);
         }
     }
 
@@ -139,14 +139,14 @@ public final class JettyTransport implements Transport, TransportStats {
             .collect(Collectors.toUnmodifiableSet());
 
     private final Clock clock;
-    private final Options options;
+    private final JettyOptions options;
     private final HttpClient client;
     private final Set<Flight> inFlight = ConcurrentHashMap.newKeySet();
     private final LongAdder[] counts = new LongAdder[OUTCOMES.length];
     private final LongAdder sent = new LongAdder();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private JettyTransport(Clock clock, Options options, HttpClient client) {
+    private JettyTransport(Clock clock, JettyOptions options, HttpClient client) {
         this.clock = clock;
         this.options = options;
         this.client = client;
@@ -160,7 +160,7 @@ public final class JettyTransport implements Transport, TransportStats {
      *
      * @throws IllegalStateException when Jetty's client cannot start
      */
-    public static JettyTransport start(Clock clock, Options options) {
+    public static JettyTransport start(Clock clock, JettyOptions options) {
         return start(clock, options, TransportOptions.Tls.DEFAULT);
     }
 
@@ -171,7 +171,7 @@ public final class JettyTransport implements Transport, TransportStats {
     public static OpenTransport open(TransportOptions options) {
         SystemScheduler scheduler = SystemScheduler.start();
         try {
-            JettyTransport http = start(scheduler, Options.connections(options.connections())
+            JettyTransport http = start(scheduler, JettyOptions.connections(options.connections())
                     .withTimeoutNanos(options.timeoutNanos())
                     .withConnectTimeoutNanos(options.connectTimeoutNanos()), options.tls(), options.http());
             return new OpenTransport(scheduler, http, http, scheduler);
@@ -181,13 +181,13 @@ public final class JettyTransport implements Transport, TransportStats {
         }
     }
 
-    /** {@link #start(Clock, Options)} trusting https:// servers as {@code tls} says. */
-    public static JettyTransport start(Clock clock, Options options, TransportOptions.Tls tls) {
+    /** {@link #start(Clock, JettyOptions)} trusting https:// servers as {@code tls} says. */
+    public static JettyTransport start(Clock clock, JettyOptions options, TransportOptions.Tls tls) {
         return start(clock, options, tls, TransportOptions.Http.HTTP_1_1);
     }
 
-    /** {@link #start(Clock, Options, TransportOptions.Tls)} speaking HTTP version {@code http}. */
-    public static JettyTransport start(Clock clock, Options options, TransportOptions.Tls tls,
+    /** {@link #start(Clock, JettyOptions, TransportOptions.Tls)} speaking HTTP version {@code http}. */
+    public static JettyTransport start(Clock clock, JettyOptions options, TransportOptions.Tls tls,
                                        TransportOptions.Http http) {
         QueuedThreadPool threads = new QueuedThreadPool(options.threads(), Math.min(options.threads(), 3));
         threads.setName("loadsmith-http");
@@ -235,7 +235,7 @@ public final class JettyTransport implements Transport, TransportStats {
         return ssl;
     }
 
-    public Options options() {
+    public JettyOptions options() {
         return options;
     }
 

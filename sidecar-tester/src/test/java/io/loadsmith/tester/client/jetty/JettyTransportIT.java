@@ -45,7 +45,7 @@ class JettyTransportIT {
 
     @Test
     void a_good_answer_is_ok_with_send_before_end_on_the_given_clock() throws Exception {
-        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(2))) {
+        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.JettyOptions.connections(2))) {
             long before = System.nanoTime();
             RecordedExchange r = send(http, RequestSpec.get(server.uri("/ok"), 0, 0));
             long after = System.nanoTime();
@@ -64,7 +64,7 @@ class JettyTransportIT {
     void send_and_end_times_come_from_the_injected_clock() throws Exception {
         AtomicInteger ticks = new AtomicInteger();
         Clock counting = () -> 1_000_000L * ticks.incrementAndGet();
-        try (JettyTransport http = JettyTransport.start(counting, JettyTransport.Options.connections(1))) {
+        try (JettyTransport http = JettyTransport.start(counting, JettyTransport.JettyOptions.connections(1))) {
             RecordedExchange r = send(http, RequestSpec.get(server.uri("/ok"), 0, 0));
             assertThat(r.sentNanos).isEqualTo(1_000_000L);
             assertThat(r.endNanos).isEqualTo(2_000_000L);
@@ -73,7 +73,7 @@ class JettyTransportIT {
 
     @Test
     void a_status_of_400_or_more_is_http_status_without_a_check() throws Exception {
-        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
+        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.JettyOptions.connections(1))) {
             RecordedExchange r = send(http, RequestSpec.get(server.uri("/status?code=503"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.HTTP_STATUS);
             assertThat(r.status).isEqualTo(503);
@@ -83,7 +83,7 @@ class JettyTransportIT {
 
     @Test
     void a_check_sees_the_body_and_decides() throws Exception {
-        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
+        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.JettyOptions.connections(1))) {
             RequestSpec good = new RequestSpec("GET", server.uri("/json"), Map.of(), null,
                     (status, body) -> new String(body, StandardCharsets.UTF_8).contains("42") ? null : "no 42", 0, 0);
             RequestSpec bad = new RequestSpec("GET", server.uri("/json"), Map.of(), null,
@@ -102,7 +102,7 @@ class JettyTransportIT {
 
     @Test
     void headers_and_body_are_sent() throws Exception {
-        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
+        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.JettyOptions.connections(1))) {
             RequestSpec post = new RequestSpec("POST", server.uri("/echo"), Map.of("X-Test", "t1"),
                     "{\"a\":1}".getBytes(StandardCharsets.UTF_8),
                     (status, body) -> {
@@ -121,7 +121,7 @@ class JettyTransportIT {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }
-        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
+        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.JettyOptions.connections(1))) {
             RecordedExchange r = send(http, RequestSpec.get(URI.create("http://127.0.0.1:" + port + "/"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.REFUSED);
             assertThat(r.status).isZero();
@@ -132,7 +132,7 @@ class JettyTransportIT {
 
     @Test
     void a_connection_closed_by_the_server_is_counted_as_reset() throws Exception {
-        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
+        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.JettyOptions.connections(1))) {
             RecordedExchange r = send(http, RequestSpec.get(server.uri("/close"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.RESET);
             // as with a reset: when Jetty reads the close before it reports the commit of its write, the
@@ -156,7 +156,7 @@ class JettyTransportIT {
                 }
             });
             resetter.start();
-            try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
+            try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.JettyOptions.connections(1))) {
                 RecordedExchange r = send(http, RequestSpec.get(
                         URI.create("http://127.0.0.1:" + listener.getLocalPort() + "/"), 0, 0));
                 assertThat(r.outcome).isEqualTo(Outcome.RESET);
@@ -170,7 +170,7 @@ class JettyTransportIT {
 
     @Test
     void a_slow_server_times_out_as_timeout() throws Exception {
-        JettyTransport.Options options = JettyTransport.Options.connections(1).withTimeoutNanos(200_000_000L);
+        JettyTransport.JettyOptions options = JettyTransport.JettyOptions.connections(1).withTimeoutNanos(200_000_000L);
         try (JettyTransport http = JettyTransport.start(Clock.system(), options)) {
             RecordedExchange r = send(http, RequestSpec.get(server.uri("/sleep?ms=1500"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.TIMEOUT);
@@ -182,7 +182,7 @@ class JettyTransportIT {
 
     @Test
     void cancel_all_completes_every_exchange_in_flight_as_cancelled() throws Exception {
-        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(2))) {
+        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.JettyOptions.connections(2))) {
             List<RecordedExchange> flights = new ArrayList<>();
             long receivedBefore = server.requests.get();
             for (int i = 0; i < 5; i++) {
@@ -207,7 +207,7 @@ class JettyTransportIT {
 
     @Test
     void requests_beyond_the_pool_wait_and_are_timed_from_their_commit() throws Exception {
-        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
+        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.JettyOptions.connections(1))) {
             RecordedExchange first = new RecordedExchange();
             RecordedExchange second = new RecordedExchange();
             http.send(RequestSpec.get(server.uri("/sleep?ms=300"), 0, 0), first);
@@ -223,7 +223,7 @@ class JettyTransportIT {
 
     @Test
     void a_bad_uri_completes_as_other_without_throwing() throws Exception {
-        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.Options.connections(1))) {
+        try (JettyTransport http = JettyTransport.start(Clock.system(), JettyTransport.JettyOptions.connections(1))) {
             RecordedExchange r = send(http, RequestSpec.get(URI.create("ftp://127.0.0.1/x"), 0, 0));
             assertThat(r.outcome).isEqualTo(Outcome.OTHER);
             assertThat(r.sentCalls.get()).isZero();

@@ -59,7 +59,7 @@ class NettyLanesIT {
         };
         try (OpenTransport http = Transports.open(options)) {
             assertThat(http.lanes()).hasSize(2);
-            RunResult result = StalledRun.run(spec, http, source, dir, StalledRun.Options.unstalled())
+            RunResult result = StalledRun.run(spec, http, source, dir, StalledRun.StallOptions.unstalled())
                     .withTransport(options, http).result();
             ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), ResultsFile.of(List.of(result)));
             return result;

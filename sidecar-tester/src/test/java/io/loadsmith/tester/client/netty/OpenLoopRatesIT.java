@@ -90,7 +90,7 @@ class OpenLoopRatesIT {
 
     private RunResult run(TesterSpec spec, TransportOptions options) throws Exception {
         try (OpenTransport http = Transports.open(options)) {
-            return StalledRun.run(spec, http, RequestSource.get(server.uri("/")), dir, StalledRun.Options.unstalled())
+            return StalledRun.run(spec, http, RequestSource.get(server.uri("/")), dir, StalledRun.StallOptions.unstalled())
                     .result();
         }
     }

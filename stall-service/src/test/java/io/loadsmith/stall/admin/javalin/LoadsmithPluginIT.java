@@ -3,7 +3,7 @@ package io.loadsmith.stall.admin.javalin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.Javalin;
-import io.loadsmith.stall.gate.StallWindow;
+import io.loadsmith.stall.gate.GateWindow;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -92,7 +92,7 @@ class LoadsmithPluginIT {
     @Test
     void a_request_entering_during_a_stall_is_answered_only_after_its_end() throws Exception {
         String runId = arm("{\"stalls\": [{\"offset_ms\": 50, \"duration_ms\": 10000}]}");
-        StallWindow window = poll().until(plugin.gate()::openWindow, Objects::nonNull);
+        GateWindow window = poll().until(plugin.gate()::openWindow, Objects::nonNull);
         CompletableFuture<HttpResponse<String>> hello = http.sendAsync(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + app.port() + "/hello")).build(), HttpResponse.BodyHandlers.ofString());
         poll().until(window::held, held -> held == 1);
@@ -107,7 +107,7 @@ class LoadsmithPluginIT {
                 URI.create("http://127.0.0.1:" + app.port() + "/slow")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(slowEntered.await(10, TimeUnit.SECONDS)).isTrue(); // past the entry gate, in its handler
         String runId = arm("{\"stalls\": [{\"offset_ms\": 0, \"duration_ms\": 10000}]}");
-        StallWindow window = poll().until(plugin.gate()::openWindow, Objects::nonNull);
+        GateWindow window = poll().until(plugin.gate()::openWindow, Objects::nonNull);
         slowMayEnd.countDown(); // the handler ends inside the stall
         poll().until(window::held, held -> held == 1); // its response is held
 

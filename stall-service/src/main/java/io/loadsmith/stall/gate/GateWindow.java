@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@code closed} again, and {@code close()} sets {@code closed} before it drains the queue, so every
  * waiter either sees the window closed or is unparked by {@code close()}. Thread-safe.
  */
-public final class StallWindow {
+public final class GateWindow {
 
     /** Longest single park of a held thread; it then looks at its clock again (covers a manual clock). */
     private static final long MAX_PARK_NANOS = 50_000_000L;
@@ -29,7 +29,7 @@ public final class StallWindow {
     private final Queue<Thread> waiters = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
 
-    StallWindow(StallGate gate, Clock clock, long endNanos, StallKind kind) {
+    GateWindow(StallGate gate, Clock clock, long endNanos, StallKind kind) {
         this.gate = gate;
         this.clock = clock;
         this.endNanos = endNanos;

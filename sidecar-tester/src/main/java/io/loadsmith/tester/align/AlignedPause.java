@@ -13,23 +13,23 @@ package io.loadsmith.tester.align;
  * @param replica               the replica whose agent saw it (its place in the run's list of agents), or
  *                              {@link StallWindow#NO_REPLICA} when the run had one agent
  */
-public record PauseWindow(int index, String source, String label, long startNanos, long endNanos,
+public record AlignedPause(int index, String source, String label, long startNanos, long endNanos,
                           Long timeToSafepointNanos, int replica) implements AlignedWindow {
 
-    public PauseWindow {
+    public AlignedPause {
         if (endNanos < startNanos) {
             throw new IllegalArgumentException("pause " + index + ": end " + endNanos + " before start " + startNanos);
         }
     }
 
     /** A pause of the run's one agent. */
-    public PauseWindow(int index, String source, String label, long startNanos, long endNanos,
+    public AlignedPause(int index, String source, String label, long startNanos, long endNanos,
                        Long timeToSafepointNanos) {
         this(index, source, label, startNanos, endNanos, timeToSafepointNanos, StallWindow.NO_REPLICA);
     }
 
     /** The same pause, seen by replica {@code value}'s agent. */
-    public PauseWindow withReplica(int value) {
-        return new PauseWindow(index, source, label, startNanos, endNanos, timeToSafepointNanos, value);
+    public AlignedPause withReplica(int value) {
+        return new AlignedPause(index, source, label, startNanos, endNanos, timeToSafepointNanos, value);
     }
 }
