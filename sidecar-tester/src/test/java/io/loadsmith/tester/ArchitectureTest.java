@@ -56,6 +56,59 @@ class ArchitectureTest {
         assertThat(offences).isEmpty();
     }
 
+    /** One noun per concept: a type's simple name (nested types too) names one thing in the module. */
+    @Test
+    void no_two_types_share_a_simple_name_and_none_is_named_like_a_test() throws IOException {
+        java.util.Map<String, List<String>> declaredIn = new java.util.TreeMap<>();
+        for (Path file : sources()) {
+            for (String name : declaredTypes(Files.readString(file))) {
+                declaredIn.computeIfAbsent(name, n -> new ArrayList<>()).add(ROOT.relativize(file).toString());
+            }
+        }
+        assertThat(declaredIn).hasSizeGreaterThan(200);
+        assertThat(declaredIn.entrySet().stream().filter(e -> e.getValue().size() > 1).map(Object::toString))
+                .as("simple names declared more than once").isEmpty();
+        assertThat(declaredIn.keySet().stream().filter(n -> n.endsWith("Test"))).as("main types named like tests").isEmpty();
+    }
+
+    /** A long file is one with several jobs; the HTTP/1.1 parser is long by nature and reads in order. */
+    @Test
+    void no_source_is_over_600_lines_but_the_response_parser() throws IOException {
+        List<String> long_ = new ArrayList<>();
+        for (Path file : sources()) {
+            long lines = Files.readAllLines(file).size();
+            if (lines > 600 && !file.endsWith("ResponseParser.java")) {
+                long_.add(ROOT.relativize(file) + ": " + lines + " lines");
+            }
+        }
+        assertThat(long_).isEmpty();
+    }
+
+    @Test
+    void the_declarations_seen_are_types_nested_or_not_outside_comments() {
+        assertThat(declaredTypes("/** a record Ghost */ public final class Outer {\n"
+                + "    private record Inner(int a) {}\n    enum Kind { A }\n    interface Step {}\n}"))
+                .containsExactly("Outer", "Inner", "Kind", "Step");
+    }
+
+    /** The simple names of the types {@code source} declares, nested ones included, in order. */
+    static List<String> declaredTypes(String source) {
+        Matcher m = DECLARATION.matcher(withoutComments(source));
+        List<String> names = new ArrayList<>();
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        return names;
+    }
+
+    private static final Pattern DECLARATION = Pattern.compile("(?m)^\\s*(?:(?:public|protected|private|static|final|abstract|sealed|non-sealed)\\s+)*(?:class|record|enum|interface)\\s+([A-Z]\\w*)");
+
+    private static List<Path> sources() throws IOException {
+        try (Stream<Path> paths = Files.walk(ROOT)) {
+            return paths.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+        }
+    }
+
     @Test
     void the_check_sees_an_import_from_above_and_from_beside_but_not_in_comments() {
         assertThat(offences("engine.Phase", "import io.loadsmith.tester.session.StalledRun;"))
