@@ -110,7 +110,8 @@ public final class LoadRun {
      *       deleted.</li>
      * </ul>
      *
-     * The lanes' schedulers must read the same clock; a {@link VirtualScheduler} must be every lane's.
+     * The lanes' schedulers must read the same clock; a scheduler {@link Scheduler#drivenByCaller driven by the
+     * caller} (the virtual one) must be every lane's, and this call drives it until the run ends.
      */
     public static RunResult run(TesterSpec spec, List<Lane> lanes, RequestSource source, Path runDir,
                                 RunOptions options) throws IOException {
@@ -120,8 +121,7 @@ public final class LoadRun {
         }
         Scheduler first = lanes.get(0).scheduler();
         for (Lane lane : lanes) {
-            if ((first instanceof VirtualScheduler || lane.scheduler() instanceof VirtualScheduler)
-                    && lane.scheduler() != first) {
+            if ((first.drivenByCaller() || lane.scheduler().drivenByCaller()) && lane.scheduler() != first) {
                 throw new IllegalArgumentException("a virtual scheduler drives a run alone: every lane must be on it");
             }
         }
@@ -139,13 +139,8 @@ public final class LoadRun {
         for (Run.LaneRun lane : run.lanes) {
             lane.scheduler.at(Math.max(lane.scheduler.nanoTime(), run.beginNanos()), lane::begin);
         }
-        if (first instanceof VirtualScheduler virtual) {
-            while (!run.future.isDone() && virtual.runNext()) {
-                // drive virtual time
-            }
-            if (!run.future.isDone()) {
-                throw new IllegalStateException("the virtual scheduler ran out of events before the run ended");
-            }
+        if (!first.driveUntil(run.future::isDone)) {
+            throw new IllegalStateException("the virtual scheduler ran out of events before the run ended");
         }
         try {
             return run.future.join();

@@ -2,6 +2,8 @@ package io.loadsmith.tester.scheduler;
 
 import io.loadsmith.stall.clock.Clock;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * The tester's clock and its only way to wait: {@link #nanoTime()} is now, {@link #at(long, Runnable)} runs
  * a task once at (or just after) a moment. The engine is written against this seam only, so the same
@@ -26,6 +28,23 @@ public interface Scheduler extends Clock {
      */
     default boolean inThread() {
         return false;
+    }
+
+    /**
+     * True for a scheduler with no thread of its own, whose tasks run only while a caller drives it
+     * ({@link #driveUntil}): the virtual one. A run on it has every lane on it. The default: false.
+     */
+    default boolean drivenByCaller() {
+        return false;
+    }
+
+    /**
+     * On a scheduler {@link #drivenByCaller()}, runs its tasks on the caller's thread until {@code done} is
+     * true or no task is left, and returns whether {@code done} is true. A scheduler with a thread of its
+     * own runs its tasks there: the default returns at once, true (the caller then waits for the result).
+     */
+    default boolean driveUntil(BooleanSupplier done) {
+        return true;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.loadsmith.tester.scheduler;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * A scheduler on virtual time: a priority queue of events ordered by moment, ties broken by the order
  * in which they were added (a sequence number). Running an event sets now to its moment, so time jumps
@@ -38,6 +40,20 @@ public final class VirtualScheduler implements Scheduler {
     @Override
     public boolean inThread() {
         return true;
+    }
+
+    /** True: time moves only while a caller drives it. */
+    @Override
+    public boolean drivenByCaller() {
+        return true;
+    }
+
+    @Override
+    public boolean driveUntil(BooleanSupplier done) {
+        while (!done.getAsBoolean() && runNext()) {
+            // the next event, at its moment
+        }
+        return done.getAsBoolean();
     }
 
     /**
