@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,13 +112,16 @@ final class JourneyParser {
         return new Check(status, json, contains);
     }
 
-    /** A mapping of free-form keys to templates (headers, json checks), as an unmodifiable map. */
+    /**
+     * A mapping of free-form keys to templates (headers, json checks), as an unmodifiable map in the file's
+     * order ({@code Map.copyOf} would iterate in an order that changes from one JVM to the next).
+     */
     private static Map<String, Template> templates(Field field, String expected, DataTable data) {
         Map<String, Template> templates = new LinkedHashMap<>();
         for (Map.Entry<String, Field> e : field.freeMapping(expected).entrySet()) {
             templates.put(e.getKey(), template(e.getValue(), e.getValue().text(), data));
         }
-        return Map.copyOf(templates);
+        return Collections.unmodifiableMap(templates);
     }
 
     private static Template template(Field field, String text, DataTable data) {

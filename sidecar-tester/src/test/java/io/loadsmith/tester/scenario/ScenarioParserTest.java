@@ -129,6 +129,23 @@ class ScenarioParserTest {
         assertThat(s.sha256()).hasSize(64);
     }
 
+    /** Headers go on the wire, and checks are reported, in the order the file gives them, on every JVM. */
+    @Test
+    void headers_and_json_checks_keep_the_order_of_the_file() {
+        List<String> names = List.of("X-Zeta", "Accept", "X-Mid", "Authorization", "X-Alpha", "Cache-Control",
+                "X-Omega", "User-Agent", "X-Beta", "Content-Type");
+        StringBuilder headers = new StringBuilder();
+        for (String name : names) {
+            headers.append(headers.length() == 0 ? "" : ", ").append(name).append(": v");
+        }
+        Scenario s = parse("target: {url: \"http://127.0.0.1:9\"}\nload: {rate: 1, duration: 1s}\n"
+                + "journeys: [{steps: [{request: 'GET /x', headers: {" + headers + "},"
+                + " check: {json: {z: 1, a: 2, m: 3, b: 4, y: 5, c: 6}}}]}]\n");
+        Step step = s.journeys().get(0).steps().get(0);
+        assertThat(step.headers().keySet()).containsExactlyElementsOf(names);
+        assertThat(step.check().json().keySet()).containsExactly("z", "a", "m", "b", "y", "c");
+    }
+
     @Test
     void a_minimal_open_file_gets_every_default() {
         Scenario s = parse("""
