@@ -132,10 +132,45 @@ final class ChildJvm implements AutoCloseable {
 
     /**
      * The admin API base URL the agent logged, waiting up to 30 s: on stderr (the JDK's logging), or on
-     * stdout where the app routes the JDK's logging into its own (Spring Boot's Logback console).
+     * stdout where the app routes the JDK's logging into its own (Spring Boot's Logback console). A host
+     * whose logging drops records while it starts can lose the line (Spring Boot's Logback system suppresses
+     * every record until it is configured):
+     * then the agent's {@code loadsmith.agent.admin} system property, read through the Attach API as the
+     * launcher reads it, gives the same URL.
      */
     String adminUrl() {
-        return awaitLine(new ConcatenatedLines(stderr, stdout), ADMIN, 30_000, true);
+        List<String> lines = new ConcatenatedLines(stderr, stdout);
+        long[] nextAttachNanos = {System.nanoTime() + 2_000_000_000L};
+        try {
+            return await().atMost(Duration.ofSeconds(30)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                    .failFast(() -> firstMatch(lines, ADMIN) == null && (!process.isAlive()
+                            || stderr.stream().anyMatch(l -> l.contains("loadsmith agent: inert"))))
+                    .until(() -> {
+                        String logged = firstMatch(lines, ADMIN);
+                        if (logged != null || System.nanoTime() - nextAttachNanos[0] < 0) {
+                            return logged;
+                        }
+                        nextAttachNanos[0] = System.nanoTime() + 500_000_000L;
+                        return adminProperty();
+                    }, Objects::nonNull);
+        } catch (ConditionTimeoutException | TerminalFailureException e) {
+            throw new AssertionError("no line matching " + ADMIN + " and no loadsmith.agent.admin property (alive: "
+                    + process.isAlive() + ")\n" + output());
+        }
+    }
+
+    /** The child's {@code loadsmith.agent.admin} system property, through the Attach API; null if not set (yet). */
+    private String adminProperty() {
+        try {
+            com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(String.valueOf(pid()));
+            try {
+                return vm.getSystemProperties().getProperty("loadsmith.agent.admin");
+            } finally {
+                vm.detach();
+            }
+        } catch (Exception e) {
+            return null; // not attachable yet: the next poll tries again
+        }
     }
 
     /** Waits until a stdout line matches, returns the first group (or the line). */
