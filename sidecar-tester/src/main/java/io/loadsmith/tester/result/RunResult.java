@@ -320,6 +320,18 @@ public record RunResult(
         }
     }
 
+    /**
+     * The pause of a profile that a stall window replays ({@code stalls[].replayed}; docs/replaying-pauses.md).
+     * A window that merged several pauses (they overlapped or touched once scaled) has the first one's offset,
+     * its distinct sources joined with {@code +} and its distinct labels with {@code " + "}.
+     *
+     * @param source   {@code gc}, {@code safepoint} or {@code host}, as in the profile
+     * @param label    what it was, in the profile's words (e.g. {@code G1: Pause Young (Normal) (G1 Evacuation Pause)})
+     * @param offsetMs its offset in the profile, from the profile's start (not scaled, not moved by {@code from})
+     */
+    public record Replayed(String source, String label, double offsetMs) {
+    }
+
     /** This run with the replicas its stalls came from (null: one agent). */
     public RunResult withReplicas(List<ReplicaUsed> value) {
         return with(c -> c.replicas = value);
