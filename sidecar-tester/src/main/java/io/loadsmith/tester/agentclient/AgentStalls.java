@@ -25,10 +25,10 @@ import java.util.List;
 public record AgentStalls(AdminApi admin, long seed, long meanIntervalNanos, long durationNanos, long minGapNanos,
                           StallKind kind, List<AdminApi> replicas, ReplayPlan replay) {
 
-    /** How much later than sent a replay's arm may reach the agent before it is armed again: 1 ms. */
-    public static final long LATE_ARM_NANOS = 1_000_000L;
-    /** How many times a replay is armed at most, while its arm reaches the agent late. */
-    static final int ARM_ATTEMPTS = 3;
+    /** How far from expected a replay's arm may reach the agent before it is armed again: 1 ms. */
+    public static final long ARM_TOLERANCE_NANOS = 1_000_000L;
+    /** How many times a replay is armed at most, while its arm reaches the agent off the time expected. */
+    static final int ARM_ATTEMPTS = 5;
 
     public AgentStalls {
         replicas = replicas == null || replicas.isEmpty() ? List.of(admin) : List.copyOf(replicas);
@@ -78,10 +78,11 @@ public record AgentStalls(AdminApi admin, long seed, long meanIntervalNanos, lon
      * Arms {@code agent} for a counted run of {@code horizonNanos} that starts at {@code startNanos} on
      * {@code clock} (the tester's), a little after this call. A seeded plan counts from the arming, as
      * always. A replay's windows count from the counted start: they are moved by the time left until it
-     * less the arm's expected way to the agent (half the clock probe's round trip), and while the agent takes
-     * the arm more than {@link #LATE_ARM_NANOS} later than that (a cold agent's first
-     * arm can take tens of milliseconds), it is armed again, up to {@link #ARM_ATTEMPTS} times in all, each
-     * arm replacing the one before while none of its windows has begun.
+     * less the time the arm is expected to take to reach the agent (first half the clock probe's round trip).
+     * While an arm reaches the agent more than {@link #ARM_TOLERANCE_NANOS} earlier or later than expected (a
+     * cold agent's first arms can take several to tens of milliseconds), it is armed again, up to
+     * {@link #ARM_ATTEMPTS} times in all, each time expecting what the arm before took; each arm replaces the
+     * one before, and none is made once a window of the last one has begun.
      *
      * @param offset the agent's clock offset, to put its moment of arming on the tester's clock
      */
@@ -90,16 +91,18 @@ public record AgentStalls(AdminApi admin, long seed, long meanIntervalNanos, lon
         if (replay == null) {
             return agent.arm(plan(horizonNanos), runId);
         }
-        long oneWayNanos = offset.uncertaintyNanos(); // half the best probe's round trip
+        long expectedNanos = offset.uncertaintyNanos(); // the arm's way to the agent: half the probe's round trip
         AdminClient.Armed armed = null;
         for (int attempt = 0; attempt < ARM_ATTEMPTS; attempt++) {
             long sentNanos = clock.nanoTime();
-            armed = agent.arm(replay.planFrom(Math.max(0, startNanos - sentNanos - oneWayNanos)), runId);
+            armed = agent.arm(replay.planFrom(Math.max(0, startNanos - sentNanos - expectedNanos)), runId);
             long armedAtNanos = offset.toTesterNanos(armed.armedAtNanos());
-            boolean begun = clock.nanoTime() + LATE_ARM_NANOS >= armedAtNanos + armed.stalls().get(0).offsetNanos();
-            if (armedAtNanos - sentNanos - oneWayNanos <= LATE_ARM_NANOS || begun) {
+            boolean begun = clock.nanoTime() + ARM_TOLERANCE_NANOS >= armedAtNanos + armed.stalls().get(0).offsetNanos();
+            long tookNanos = armedAtNanos - sentNanos;
+            if (Math.abs(tookNanos - expectedNanos) <= ARM_TOLERANCE_NANOS || begun) {
                 break;
             }
+            expectedNanos = tookNanos; // the next arm is expected to take as long as this one
         }
         return armed;
     }

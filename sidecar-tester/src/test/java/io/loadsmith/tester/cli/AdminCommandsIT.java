@@ -152,8 +152,8 @@ class AdminCommandsIT {
     private static final long FEW_MS = 5;
     /**
      * How late after the counted start's offset the run's arm may land on the agent: the tester arms again
-     * while it lands more than 1 ms late, up to three times; on a busy 2-core box, with the agent in this
-     * JVM, the last of them still landed 1.6 to 5.5 ms late.
+     * while it lands more than 1 ms off the time expected, up to five times; on a busy 2-core box, with the
+     * agent in this JVM, the last arm landed 0.4 to 5.5 ms late.
      */
     private static final long ARM_LANDING_MS = 10;
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A replayed plan on a virtual clock, an {@link InMemoryAgent} beside a simulated server: the windows sit at
  * the profile's offsets from the counted start (not from the arming, 300 ms before it), an arm that reaches
- * the agent late is armed again, and every stall row names the pause it replays.
+ * the agent off the time expected is armed again, and every stall row names the pause it replays.
  */
 class ReplayedRunTest {
 
@@ -56,7 +56,8 @@ class ReplayedRunTest {
         AlignedResults.Entry entry = new AlignedResults.Entry(dir, outcome, "replayed");
         ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), AlignedResults.build(dir, List.of(entry)));
 
-        assertThat(agent.arms()).as("armed again after the first arm came 30 ms late").isEqualTo(2);
+        assertThat(agent.arms()).as("the first arm came 30 ms late; the second, expected to take as long, came at"
+                + " once, 30 ms early; the third, expected at once, came at once").isEqualTo(3);
         JsonNode run = JSON.readTree(dir.resolve(ResultsWriter.FILE_NAME).toFile()).at("/runs/0");
         long startNanos = run.get("start_ns").asLong();
         JsonNode rows = run.get("stalls");
