@@ -1,8 +1,10 @@
 package io.loadsmith.tester.agentclient;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
+import io.loadsmith.stall.plan.StallPlan;
 
 import java.net.URI;
 import java.util.List;
@@ -26,6 +28,18 @@ public interface AdminApi {
 
     /** Arms a seeded plan under a run id of the caller's (null: the agent makes one). */
     AdminClient.Armed arm(SeededPlanSpec spec, StallKind kind, String runId) throws AdminException;
+
+    /**
+     * Arms an explicit list of (offset, duration) windows, in order and apart (their indices are ignored),
+     * under a run id of the caller's (null: the agent makes one).
+     */
+    AdminClient.Armed arm(List<PlannedStall> windows, StallKind kind, String runId) throws AdminException;
+
+    /** Arms {@code plan}: by its seed when it is seeded, else by its windows. */
+    default AdminClient.Armed arm(StallPlan plan, String runId) throws AdminException {
+        return plan.seededSpec().isPresent() ? arm(plan.seededSpec().get(), plan.kind(), runId)
+                : arm(plan.stalls(), plan.kind(), runId);
+    }
 
     /** Cancels pending stalls (a stall in progress ends now) and returns the windows of the run so far. */
     List<ServerStall> disarm() throws AdminException;

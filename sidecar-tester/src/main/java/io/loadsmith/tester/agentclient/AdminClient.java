@@ -122,6 +122,17 @@ public final class AdminClient implements AdminApi {
 
     /** Arms an explicit list of (offset, duration) windows; their indices are ignored. */
     public Armed arm(List<PlannedStall> windows, StallKind kind) throws AdminException {
+        return arm(windows, kind, null);
+    }
+
+    /** Arms an explicit list of windows under a run id of the caller's (null: the agent makes one). */
+    @Override
+    public Armed arm(List<PlannedStall> windows, StallKind kind, String runId) throws AdminException {
+        return armed(armJson(explicitBody(windows, kind, runId)));
+    }
+
+    /** The body of {@code POST /arm} for explicit windows (offsets and durations in ms, as the API takes them). */
+    public static ObjectNode explicitBody(List<PlannedStall> windows, StallKind kind, String runId) {
         ObjectNode body = JSON.createObjectNode();
         ArrayNode stalls = body.putArray("stalls");
         for (PlannedStall window : windows) {
@@ -129,7 +140,10 @@ public final class AdminClient implements AdminApi {
                     .put("duration_ms", Nanos.toMillis(window.durationNanos()));
         }
         body.put("kind", kind.wireName());
-        return armed(armJson(body));
+        if (runId != null) {
+            body.put("run_id", runId);
+        }
+        return body;
     }
 
     private Armed armed(JsonNode answer) throws AdminException {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.stall.plan.StallKind;
+import io.loadsmith.tester.profile.ReplayPlan;
 import io.loadsmith.tester.scenario.Field;
 import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioException;
@@ -89,8 +90,13 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
         return ScenarioParser.parse(scenario, overrides);
     }
 
-    /** One tester: its name and its scenario {@code load} mapping as JSON. */
-    public record ArmSpec(String name, String loadJson, double ratePerSecond) {
+    /**
+     * One tester: its name and its scenario {@code load} mapping as JSON.
+     *
+     * @param replay what its stalled runs arm instead of the experiment's seeded plan ({@code arms[].stalls:
+     *               {replay: profile.json, ...}}); null: the seeded plan
+     */
+    public record ArmSpec(String name, String loadJson, double ratePerSecond, ReplayPlan replay) {
     }
 
     public record SweepSpec(List<String> arms, double boundMs, String metric) {
@@ -104,7 +110,8 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
             "stall", "stalls", "service", "arms", "metric", "pairs", "sweep", "windows");
     private static final Set<String> STALLS = keys("admin", "token_file", "mean_interval", "duration", "min_gap", "kind");
     private static final Set<String> SERVICE = keys("managed", "threads", "restart", "health", "timeout", "idle");
-    private static final Set<String> ARM = keys("name", "load");
+    private static final Set<String> ARM = keys("name", "load", "stalls");
+    private static final Set<String> ARM_STALLS = keys("replay", "from", "to", "min_duration", "speed", "kind");
     private static final Set<String> SWEEP = keys("arms", "bound", "metric");
     private static final Set<String> WINDOWS = keys("arm", "window");
     private static final Set<String> METRICS = Set.of("p50", "p99", "max", "mean", "p50:service", "p99:service",
@@ -142,10 +149,7 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
         long seed = f.containsKey("seed") ? f.get("seed").integer(Long.MIN_VALUE, Long.MAX_VALUE) : 1;
         List<Boolean> states = stallStates(f.get("stall"));
         Stalls stalls = null;
-        if (states.contains(true)) {
-            if (!f.containsKey("stalls")) {
-                throw root.error("needs stalls: (the stall plan) when stall is on");
-            }
+        if (states.contains(true) && f.containsKey("stalls")) {
             stalls = stalls(f.get("stalls"), dir);
         }
         Service service = f.containsKey("service") ? service(f.get("service"))
@@ -174,10 +178,24 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
                 rate = load.get("connections").integer(1, Integer.MAX_VALUE) * 1e9
                         / load.get("pace").duration(0, true);
             }
-            arms.add(new ArmSpec(armName, a.get("load").json(), rate));
+            ReplayPlan replay = null;
+            if (a.containsKey("stalls")) {
+                Field.Mapping armStalls = a.get("stalls").entries(ARM_STALLS);
+                replay = ScenarioParser.replay(armStalls, dir, duration, "duration");
+            }
+            arms.add(new ArmSpec(armName, a.get("load").json(), rate, replay));
         }
         if (arms.isEmpty()) {
             throw f.get("arms").error("must list at least one arm");
+        }
+        if (states.contains(true) && stalls == null) {
+            if (arms.stream().anyMatch(arm -> arm.replay() == null)) {
+                throw root.error("needs stalls: (the stall plan) when stall is on and an arm does not replay a profile");
+            }
+            if (service.managedThreads() == 0) {
+                throw root.error("needs stalls: {admin: URL} (the agent to arm) when stall is on and the service is not"
+                        + " managed here (service.managed)");
+            }
         }
         String metric = f.containsKey("metric") ? f.get("metric").string() : "p99";
         if (!METRICS.contains(metric)) {

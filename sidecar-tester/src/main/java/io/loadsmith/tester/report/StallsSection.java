@@ -4,6 +4,7 @@ import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.result.RunResult.StallRow;
 import io.loadsmith.tester.result.RunResult.StallTotals;
 import java.util.List;
+import java.util.Locale;
 
 /** The injected stalls: a summary row per run, then per run a table of its stalls. */
 final class StallsSection implements Section {
@@ -73,7 +74,9 @@ final class StallsSection implements Section {
         b.append(page.details(r, Html.plural(r.stalls().size(), "stall")));
         b.append("<div class=\"scroll\"><table class=\"num stall-table\"><thead><tr><th>#</th><th>start (ms after first)</th><th>length ms</th>")
                 .append("<th>held</th><th>sent during</th><th>intended during</th><th>in flight at start</th><th>overlapping</th>");
-        b.append("<th>met</th></tr></thead><tbody>\n");
+        boolean replayed = r.stalls().stream().anyMatch(s -> s.replayed() != null);
+        b.append(replayed ? "<th>met</th><th>replays (offset in the profile, source: label)</th></tr></thead><tbody>\n"
+                : "<th>met</th></tr></thead><tbody>\n");
         for (StallRow s : r.stalls()) {
             double start = (s.startNs() - firstStart) / 1e6;
             double length = (s.endNs() - s.startNs()) / 1e6;
@@ -81,7 +84,12 @@ final class StallsSection implements Section {
                     .append(s.index()).append("</td>").append(Html.td(Html.ms(start)))
                     .append(Html.td(Html.ms(length))).append(Html.td(Html.count(s.held()))).append(Html.td(Html.count(s.sentDuring())))
                     .append(Html.td(Html.count(s.intendedDuring()))).append(Html.td(Html.count(s.inFlightAtStart())))
-                    .append(Html.td(Html.count(s.overlapping()))).append(Html.td(Html.yesNo(s.met()))).append("</tr>\n");
+                    .append(Html.td(Html.count(s.overlapping()))).append(Html.td(Html.yesNo(s.met())));
+            if (replayed) {
+                b.append(Html.td(s.replayed() == null ? Html.NONE : Html.esc(String.format(Locale.ROOT, "%.2f ms %s: %s",
+                        s.replayed().offsetMs(), s.replayed().source(), s.replayed().label()))));
+            }
+            b.append("</tr>\n");
         }
         b.append("</tbody></table></div></details>\n");
     }

@@ -292,21 +292,23 @@ public record RunResult(
 
     /**
      * What one tester did around one stall (times on the tester's clock); every count is of requests of the
-     * counted run. {@code met}: whether the whole window lies inside the counted span.
+     * counted run. {@code met}: whether the whole window lies inside the counted span. {@code replica}: the
+     * admin URL of the agent that recorded it, in a run on several agents (else null). {@code replayed}: the
+     * profile's pause the window replays, in a replayed plan (else null).
      */
     public record StallRow(int index, long startNs, long endNs, long held, long sentDuring, long intendedDuring,
-                           long inFlightAtStart, long overlapping, boolean met, String replica) {
+                           long inFlightAtStart, long overlapping, boolean met, String replica, Replayed replayed) {
 
-        /** A stall of the run's one agent (no {@code replica}). */
+        /** A stall of the run's one agent (no {@code replica}), of a seeded plan. */
         public StallRow(int index, long startNs, long endNs, long held, long sentDuring, long intendedDuring,
                         long inFlightAtStart, long overlapping, boolean met) {
-            this(index, startNs, endNs, held, sentDuring, intendedDuring, inFlightAtStart, overlapping, met, null);
+            this(index, startNs, endNs, held, sentDuring, intendedDuring, inFlightAtStart, overlapping, met, null, null);
         }
 
         /** This row with its window moved by {@code nanos}. */
         public StallRow shifted(long nanos) {
             return new StallRow(index, startNs + nanos, endNs + nanos, held, sentDuring, intendedDuring,
-                    inFlightAtStart, overlapping, met, replica);
+                    inFlightAtStart, overlapping, met, replica, replayed);
         }
 
         /**
@@ -316,8 +318,20 @@ public record RunResult(
         public StallRow plus(StallRow other) {
             return new StallRow(index, startNs, endNs, Math.max(held, other.held), sentDuring + other.sentDuring,
                     intendedDuring + other.intendedDuring, inFlightAtStart + other.inFlightAtStart,
-                    overlapping + other.overlapping, met && other.met, replica);
+                    overlapping + other.overlapping, met && other.met, replica, replayed);
         }
+    }
+
+    /**
+     * The pause of a profile that a stall window replays ({@code stalls[].replayed}; docs/replaying-pauses.md).
+     * A window that merged several pauses (they overlapped or touched once scaled) has the first one's offset,
+     * its distinct sources joined with {@code +} and its distinct labels with {@code " + "}.
+     *
+     * @param source   {@code gc}, {@code safepoint} or {@code host}, as in the profile
+     * @param label    what it was, in the profile's words (e.g. {@code G1: Pause Young (Normal) (G1 Evacuation Pause)})
+     * @param offsetMs its offset in the profile, from the profile's start (not scaled, not moved by {@code from})
+     */
+    public record Replayed(String source, String label, double offsetMs) {
     }
 
     /** This run with the replicas its stalls came from (null: one agent). */

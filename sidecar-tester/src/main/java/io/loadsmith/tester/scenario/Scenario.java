@@ -3,6 +3,7 @@ package io.loadsmith.tester.scenario;
 import io.loadsmith.stall.plan.StallPlan;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.profile.ReplayPlan;
 import io.loadsmith.tester.simulate.Simulation;
 import io.loadsmith.tester.transport.TransportOptions;
 import java.net.URI;
@@ -109,18 +110,20 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
      *
      * @param admin     the agent's admin URL (the first of {@code admins})
      * @param tokenFile a file holding the bearer token; null when absent
-     * @param plan      the seeded plan to arm (its horizon is the counted run)
+     * @param plan      the plan to arm: seeded (its horizon is the counted run), or a replay's explicit one
      * @param admins    every admin URL given (one per replica; a DNS name may still stand for several)
+     * @param replay    the pause profile replayed ({@code stalls.replay}) with what each window replays; null
+     *                  for a seeded plan
      */
-    public record DeclaredStalls(URI admin, Path tokenFile, StallPlan plan, List<URI> admins) {
+    public record DeclaredStalls(URI admin, Path tokenFile, StallPlan plan, List<URI> admins, ReplayPlan replay) {
 
         public DeclaredStalls {
             admins = admins == null || admins.isEmpty() ? List.of(admin) : List.copyOf(admins);
         }
 
-        /** One agent. */
+        /** One agent, a seeded plan. */
         public DeclaredStalls(URI admin, Path tokenFile, StallPlan plan) {
-            this(admin, tokenFile, plan, List.of(admin));
+            this(admin, tokenFile, plan, List.of(admin), null);
         }
     }
 

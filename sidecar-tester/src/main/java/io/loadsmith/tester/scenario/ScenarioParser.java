@@ -12,6 +12,8 @@ import io.loadsmith.tester.engine.TesterSpec.Arrivals;
 import io.loadsmith.tester.engine.TesterSpec.Model;
 import io.loadsmith.tester.engine.TesterSpec.OnLate;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.profile.ProfileException;
+import io.loadsmith.tester.profile.ReplayPlan;
 import io.loadsmith.tester.scenario.Scenario.DeclaredStalls;
 import io.loadsmith.tester.scenario.Scenario.JourneySpec;
 import io.loadsmith.tester.scenario.Scenario.Target;
@@ -72,7 +74,11 @@ public final class ScenarioParser {
     private static final Set<String> WINDOW = keys("at", "duration");
     private static final Set<String> PLAN = keys("seed", "mean_interval", "duration", "min_gap", "kind");
     private static final Set<String> AGENT = keys("admin", "token_file", "seed", "mean_interval", "duration",
-            "min_gap", "kind");
+            "min_gap", "kind", "replay", "from", "to", "min_duration", "speed");
+    /** The keys of a seeded plan, which a replay replaces. */
+    private static final List<String> SEEDED = List.of("seed", "mean_interval", "duration", "min_gap");
+    /** The keys of a replay besides {@code replay} and {@code kind}. */
+    private static final List<String> REPLAY = List.of("from", "to", "min_duration", "speed");
     private static final Set<String> LOAD = keys("model", "arrivals", "rate", "stages", "connections", "pace",
             "on_late", "duration", "warmup", "max_concurrency", "grace", "seed", "tester_pauses",
             "precision");
@@ -333,15 +339,7 @@ public final class ScenarioParser {
             throw field.error("needs mean_interval >= min_gap (" + Durations.format(minGap)
                     + "); the default mean_interval is " + Durations.format(DEFAULT_MEAN_INTERVAL_NANOS));
         }
-        StallKind kind = StallKind.BLOCK;
-        if (f.has("kind")) {
-            Field k = f.get("kind");
-            try {
-                kind = StallKind.fromWireName(k.text().trim());
-            } catch (RuntimeException e) {
-                throw k.error("must be one of block, spin (got \"" + k.text().trim() + "\")");
-            }
-        }
+        StallKind kind = f.has("kind") ? kind(f.get("kind")) : StallKind.BLOCK;
         try {
             return StallPlan.seeded(new SeededPlanSpec(seed, meanInterval, duration, minGap, horizonNanos), kind);
         } catch (PlanException e) {
@@ -367,8 +365,66 @@ public final class ScenarioParser {
         List<URI> admins = admins(f.required("admin"));
         String token = f.trimmed("token_file", null);
         Path tokenFile = token == null ? null : TokenFile.path(baseDir, token);
+        if (f.has("replay")) {
+            for (String key : SEEDED) {
+                if (f.has(key)) {
+                    throw f.get(key).error("is for a seeded plan, and stalls.replay replays a profile instead: give one of them");
+                }
+            }
+            ReplayPlan replay = replay(f, baseDir, horizonNanos, "load.duration");
+            return new DeclaredStalls(admins.get(0), tokenFile, replay.plan(), admins, replay);
+        }
+        for (String key : REPLAY) {
+            if (f.has(key)) {
+                throw f.get(key).error("is only for stalls.replay (a pause profile to replay)");
+            }
+        }
         return new DeclaredStalls(admins.get(0), tokenFile, seededStalls(field, f.without("admin", "token_file"), horizonNanos),
-                admins);
+                admins, null);
+    }
+
+    /**
+     * The replay of a {@code stalls} mapping {@code f} (docs/replaying-pauses.md): {@code replay} (a pause profile,
+     * relative to {@code baseDir}), {@code from}, {@code to}, {@code min_duration}, {@code speed} and {@code kind};
+     * the plan must end within {@code horizonNanos} of the counted start (the counted run, given as
+     * {@code horizonKey}).
+     *
+     * @throws ScenarioException naming file, line and key: a profile that cannot be read or has no pause in
+     *                           the range, a freeze, or a plan longer than the counted run
+     */
+    public static ReplayPlan replay(Field.Mapping f, Path baseDir, long horizonNanos, String horizonKey) {
+        Field replayField = f.required("replay");
+        Path file = baseDir.resolve(replayField.string().trim()).normalize();
+        long from = f.duration("from", 0, false, 0);
+        Long to = f.has("to") ? f.get("to").duration(from, true) : null;
+        long minDuration = f.duration("min_duration", 0, false, 0);
+        double speed = f.number("speed", 0, true, 1.0);
+        StallKind kind = f.has("kind") ? kind(f.get("kind")) : StallKind.BLOCK;
+        ReplayPlan replay;
+        try {
+            replay = ReplayPlan.read(file, new ReplayPlan.ReplayRange(from, to, minDuration, speed, kind));
+        } catch (ProfileException e) {
+            throw replayField.error("cannot be replayed: " + e.getMessage());
+        }
+        if (replay.horizonNanos() > horizonNanos) {
+            throw replayField.error("gives a plan of " + Durations.format(replay.horizonNanos()) + " (its last window ends"
+                    + " then), longer than the counted run (" + horizonKey + " " + Durations.format(horizonNanos) + "): "
+                    + "narrow from and to, raise speed, or lengthen " + horizonKey);
+        }
+        return replay;
+    }
+
+    /** {@code stalls.kind}: block or spin; freeze is refused by name. */
+    private static StallKind kind(Field k) {
+        String text = k.text().trim();
+        if (text.equals("freeze")) {
+            throw k.error("freeze (the whole JVM stopped for the window) is not available yet: use block or spin");
+        }
+        try {
+            return StallKind.fromWireName(text);
+        } catch (RuntimeException e) {
+            throw k.error("must be one of block, spin (got \"" + text + "\")");
+        }
     }
 
     /** {@code stalls.admin}: one URL, or a list of them (one per replica), none given twice. */

@@ -72,7 +72,7 @@ public final class AlignedResults {
                     .toString().replace('\\', '/');
             RunResult.Aligned aligned = null;
             if (outcome.alignment() != null) {
-                aligned = new RunResult.Aligned(stalls(outcome.alignment(), outcome.replicas()),
+                aligned = new RunResult.Aligned(stalls(outcome.alignment(), outcome.replicas(), outcome),
                         summary(outcome.alignment().summary(), outcome.missing()), outcome.offset().offsetNanos(),
                         outcome.offset().uncertaintyNanos(), outcome.offset().forAlignment().offsetNanos(),
                         outcome.armed().runId());
@@ -149,18 +149,29 @@ public final class AlignedResults {
 
     /** A run's {@code stalls[]}. */
     static List<RunResult.StallRow> stalls(RunAlignment alignment) {
-        return stalls(alignment, null);
+        return stalls(alignment, null, null);
     }
 
-    /** A run's {@code stalls[]}, each with the address of its replica when there are several. */
-    static List<RunResult.StallRow> stalls(RunAlignment alignment, List<Replicas.Replica> replicas) {
+    /**
+     * A run's {@code stalls[]}, each with the address of its replica when there are several, and the pause it
+     * replays in a replayed plan (by the agent's stall index: stall i is the plan's window i).
+     */
+    static List<RunResult.StallRow> stalls(RunAlignment alignment, List<Replicas.Replica> replicas,
+                                           StalledRun.StalledResult outcome) {
         List<RunResult.StallRow> rows = new ArrayList<>();
         for (StallCount c : alignment.stalls()) {
             String replica = replicas == null || c.replica() < 0 ? null : replicas.get(c.replica()).address();
             rows.add(new RunResult.StallRow(c.index(), c.startNanos(), c.endNanos(), c.held(), c.sentDuring(),
-                    c.intendedDuring(), c.inFlightAtStart(), c.overlapping(), c.met(), replica));
+                    c.intendedDuring(), c.inFlightAtStart(), c.overlapping(), c.met(), replica,
+                    replayedOf(outcome, c.index())));
         }
         return rows;
+    }
+
+    /** What the window of the agent's stall {@code index} replays; null for a seeded plan (or none) or past its end. */
+    static RunResult.Replayed replayedOf(StalledRun.StalledResult outcome, int index) {
+        List<RunResult.Replayed> replayed = outcome == null ? null : outcome.replayed();
+        return replayed == null || index < 0 || index >= replayed.size() ? null : replayed.get(index);
     }
 
     /** A run's {@code stall_summary}, with the planned stalls that did not happen. */

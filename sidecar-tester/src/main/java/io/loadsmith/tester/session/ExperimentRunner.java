@@ -75,7 +75,7 @@ public final class ExperimentRunner {
                 base.add(new Slot(arm, stall));
             }
         }
-        AlignedBins bins = AlignedBins.forStall(spec.stalls() != null ? spec.stalls().durationNanos() : 100_000_000L);
+        AlignedBins bins = AlignedBins.forStall(longestStallNanos(spec));
         List<AlignedResults.Entry> entries = new ArrayList<>();
         List<List<String>> orders = new ArrayList<>();
         Map<String, Map<Boolean, Map<Integer, RunResult>>> results = new LinkedHashMap<>();
@@ -119,7 +119,7 @@ public final class ExperimentRunner {
                     URI target = scenario.target().url();
                     TesterSpec tester = scenario.tester().round(round).name(String.format(Locale.ROOT,
                             "%s r%d %s", slot.arm().name(), round, slot.stall() ? "stall" : "no-stall"));
-                    AgentStalls stalls = slot.stall() ? agentStalls(spec, service, scenario, seed) : null;
+                    AgentStalls stalls = slot.stall() ? agentStalls(spec, slot.arm(), service, seed) : null;
                     Path runDir = out.resolve("runs").resolve(String.format(Locale.ROOT, "r%d-%s-%s", round,
                             ResultsDirs.fileSafe(slot.arm().name()), slot.stall() ? "stall" : "nostall"));
                     console.printf(Locale.ROOT, "round %d/%d, run %d: %-16s stall %-3s ...", round, spec.rounds(),
@@ -163,14 +163,29 @@ public final class ExperimentRunner {
         RunReport.write(out, console);
     }
 
-    private static AgentStalls agentStalls(ExperimentSpec spec, ServiceProcess service, Scenario scenario, long seed)
-            throws IOException {
+    /** The stall length the runs' aligned bins are made for: the seeded plan's, or the longest window replayed. */
+    private static long longestStallNanos(ExperimentSpec spec) {
+        long longest = spec.stalls() != null ? spec.stalls().durationNanos() : 0;
+        for (ExperimentSpec.ArmSpec arm : spec.arms()) {
+            if (arm.replay() != null) {
+                longest = Math.max(longest, arm.replay().plan().longestStallNanos());
+            }
+        }
+        return longest > 0 ? longest : 100_000_000L;
+    }
+
+    /** The agent a stalled run of {@code arm} arms, with the arm's replay or else the experiment's seeded plan. */
+    private static AgentStalls agentStalls(ExperimentSpec spec, ExperimentSpec.ArmSpec arm, ServiceProcess service,
+                                           long seed) throws IOException {
         ExperimentSpec.Stalls s = spec.stalls();
         AdminClient admin;
         if (service != null) {
             admin = service.admin();
         } else {
             admin = AdminClient.of(s.admin(), ScenarioRun.token(s.tokenFile(), spec.file()));
+        }
+        if (arm.replay() != null) {
+            return AgentStalls.replayed(arm.replay(), List.of(admin));
         }
         return new AgentStalls(admin, seed, s.meanIntervalNanos(), s.durationNanos(), s.minGapNanos(), s.kind());
     }

@@ -1,6 +1,7 @@
 package io.loadsmith.tester.session;
 
 import io.loadsmith.tester.align.StallCount;
+import io.loadsmith.tester.result.RunResult;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -21,9 +22,16 @@ public final class PerStallTable {
         out.println("requests sent inside each stall window, per tester (agent's held count in brackets):");
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-6s", "stall"));
         int most = 0;
+        StalledRun.StalledResult replay = null;
         for (AlignedResults.Entry e : entries) {
             header.append(String.format(Locale.ROOT, " %14s", e.line()));
             most = Math.max(most, e.outcome().alignment().stalls().size());
+            if (replay == null && e.outcome().replayed() != null) {
+                replay = e.outcome();
+            }
+        }
+        if (replay != null) {
+            header.append("  replays (offset in the profile, source: label)");
         }
         out.println(header);
         for (int i = 0; i < most; i++) {
@@ -33,6 +41,9 @@ public final class PerStallTable {
                 line.append(i < stalls.size()
                         ? String.format(Locale.ROOT, " %14s", stalls.get(i).sentDuring() + " (" + stalls.get(i).held() + ")")
                         : String.format(Locale.ROOT, " %14s", "-"));
+            }
+            if (replay != null) {
+                line.append("  ").append(replayedText(replay, i));
             }
             out.println(line);
         }
@@ -47,5 +58,15 @@ public final class PerStallTable {
                 out.println(e.line() + ": " + pauses);
             }
         }
+    }
+
+    /** {@code 182.05 ms gc: G1: Pause Young (Normal) (G1 Evacuation Pause)}: what row i's window replays. */
+    static String replayedText(StalledRun.StalledResult replay, int i) {
+        List<StallCount> rows = replay.alignment().stalls();
+        RunResult.Replayed r = i < rows.size() ? AlignedResults.replayedOf(replay, rows.get(i).index()) : null;
+        if (r == null) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%.2f ms %s: %s", r.offsetMs(), r.source(), r.label());
     }
 }

@@ -163,17 +163,20 @@ public final class ScenarioRun {
     }
 
     /**
-     * The agents of {@code scenario.stalls()} (one per replica: {@link Replicas#expand}) and its seeded plan
-     * (the horizon is the counted run).
+     * The agents of {@code scenario.stalls()} (one per replica: {@link Replicas#expand}) and its plan: seeded
+     * (the horizon is the counted run) or a profile's replay.
      */
     private static AgentStalls agent(Scenario scenario) throws AdminException {
         Scenario.DeclaredStalls stalls = scenario.stalls();
-        SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();
         String token = token(stalls.tokenFile(), scenario.file());
         List<AdminApi> agents = new ArrayList<>();
         for (URI admin : Replicas.expand(stalls.admins(), Replicas.DNS)) {
             agents.add(AdminClient.of(admin, token));
         }
+        if (stalls.replay() != null) {
+            return AgentStalls.replayed(stalls.replay(), agents);
+        }
+        SeededPlanSpec plan = stalls.plan().seededSpec().orElseThrow();
         return new AgentStalls(agents.get(0), plan.seed(), plan.meanIntervalNanos(), plan.durationNanos(),
                 plan.minGapNanos(), stalls.plan().kind(), agents);
     }

@@ -43,12 +43,12 @@ public record SharedStalls(String runId, boolean arms) {
 
     /**
      * What the arming shard's {@code /arm} answered, as a shard that did not arm sees it: the plan computed
-     * from the same seed and horizon, armed when the recorded windows say (a window's planned start less its
+     * from the same seed and horizon (or the same replay), armed when the recorded windows say (a window's planned start less its
      * offset), or at {@code countStartServerNanos} when none was recorded.
      */
     AdminClient.Armed armedAsRecorded(AgentStalls stalls, long horizonNanos, List<ServerStall> recorded,
                                       long countStartServerNanos) {
-        List<PlannedStall> planned = StallPlan.seeded(stalls.spec(horizonNanos), stalls.kind()).stalls();
+        List<PlannedStall> planned = stalls.plan(horizonNanos).stalls();
         long armedAtNanos = countStartServerNanos;
         for (ServerStall stall : recorded) {
             if (stall.index() < planned.size()) {

@@ -106,20 +106,21 @@ public final class StalledRun {
      * @param versions  the tester's version, and the agent's when the run talked to one
      * @param replicas  with several agents, what each did (offset, armed, stalls and missing above are then
      *                  the first one's, stalls every one's); null with one agent
+     * @param replayed  a replayed plan's pause of each window, by the agent's stall index; null for a seeded plan
      */
     public record StalledResult(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
                           RunAlignment alignment, List<Integer> missing, ResultsFile.Versions versions,
-                          List<Replicas.Replica> replicas) {
+                          List<Replicas.Replica> replicas, List<RunResult.Replayed> replayed) {
 
-        /** An outcome of this tester without an agent's version, nor replicas. */
+        /** An outcome of this tester without an agent's version, nor replicas, of a seeded plan. */
         public StalledResult(RunResult result, ClockOffset offset, AdminClient.Armed armed, List<ServerStall> stalls,
                        RunAlignment alignment, List<Integer> missing) {
-            this(result, offset, armed, stalls, alignment, missing, ResultsFile.Versions.ofTester(), null);
+            this(result, offset, armed, stalls, alignment, missing, ResultsFile.Versions.ofTester(), null, null);
         }
 
         /** The same outcome with the result replaced. */
         public StalledResult withResult(RunResult value) {
-            return new StalledResult(value, offset, armed, stalls, alignment, missing, versions, replicas);
+            return new StalledResult(value, offset, armed, stalls, alignment, missing, versions, replicas, replayed);
         }
 
         /**
@@ -306,7 +307,7 @@ public final class StalledRun {
         Replicas.Replica first = judged.get(0);
         List<ServerStall> every = judged.stream().flatMap(r -> r.stalls().stream()).toList();
         return new StalledResult(result, first.offset(), first.armed(), every, alignment, first.missing(), versions,
-                agents.size() > 1 ? judged : null);
+                agents.size() > 1 ? judged : null, options.stalls().replay() == null ? null : options.stalls().replay().replayed());
     }
 
     /** Every agent's windows on the tester's clock, each through its own offset; with several, as its replica's. */
@@ -581,7 +582,7 @@ public final class StalledRun {
             }
             try {
                 for (Agent agent : agents) {
-                    agent.armed = agent.admin.arm(stalls.spec(horizonNanos), stalls.kind(),
+                    agent.armed = stalls.arm(agent.admin, agent.offset.forAlignment(), horizonNanos, startNanos, clock,
                             shared == null ? null : shared.runId());
                 }
             } catch (AdminException e) {

@@ -61,6 +61,16 @@ public final class SimulatedServer implements Transport {
         addWindows(windows);
     }
 
+    /** Drops the windows that start at or after {@code nanos}: an agent armed again replaces its pending plan. */
+    public void dropWindowsFrom(long nanos) {
+        int kept = 0;
+        while (kept < windowStartNanos.length && windowStartNanos[kept] < nanos) {
+            kept++;
+        }
+        windowStartNanos = Arrays.copyOf(windowStartNanos, kept);
+        windowEndNanos = Arrays.copyOf(windowEndNanos, kept);
+    }
+
     /** Adds one window [startNanos, endNanos). */
     public void addWindow(long startNanos, long endNanos) {
         if (endNanos <= startNanos) {

@@ -59,6 +59,36 @@ class CliParseTest {
     }
 
     @Test
+    void arm_takes_a_replay_with_its_range_and_refuses_its_options_without_it_before_calling_the_agent(
+            @TempDir Path dir) {
+        ArmCommand arm = (ArmCommand) parse("arm", "--admin", "http://h:1", "--replay", "p.json", "--from", "10m",
+                "--to", "20m", "--min-duration", "5ms", "--speed", "2").subcommand().commandSpec().userObject();
+        assertThat(arm.replay).isEqualTo(Path.of("p.json"));
+        assertThat(List.of(arm.from, arm.to, arm.minDuration)).containsExactly("10m", "20m", "5ms");
+        assertThat(arm.speed).isEqualTo(2.0);
+
+        Path missing = dir.resolve("none.json");
+        assertThat(failure("arm", "--admin", "http://127.0.0.1:1", "--speed", "2"))
+                .isEqualTo("loadsmith: --speed: is only for --replay (a pause profile to replay)");
+        assertThat(failure("arm", "--admin", "http://127.0.0.1:1", "--replay", missing.toString(), "--seed", "3"))
+                .isEqualTo("loadsmith: --seed: is for a seeded plan, and --replay replays a profile instead: give one of them");
+        assertThat(failure("arm", "--admin", "http://127.0.0.1:1", "--replay", missing.toString(), "--kind", "freeze"))
+                .isEqualTo("loadsmith: --kind freeze: freeze (the whole JVM stopped for the window) is not available yet: "
+                        + "use block or spin");
+        assertThat(failure("arm", "--admin", "http://127.0.0.1:1", "--replay", missing.toString()))
+                .isEqualTo("loadsmith: " + missing + ": no such file");
+    }
+
+    /** The one line a command that fails with exit 2 writes. */
+    private static String failure(String... args) {
+        CommandLine cmd = Main.commandLine();
+        StringWriter err = new StringWriter();
+        cmd.setErr(new PrintWriter(err, true));
+        assertThat(cmd.execute(args)).as(String.join(" ", args)).isEqualTo(ExitCodes.BAD_INPUT);
+        return err.toString().strip();
+    }
+
+    @Test
     void the_token_is_the_first_line_of_the_token_file_and_an_empty_one_is_bad_input_naming_it(@TempDir Path dir)
             throws IOException {
         Path token = Files.writeString(dir.resolve("token"), "  abc \nignored\n");

@@ -71,13 +71,86 @@ class ExperimentSpecTest {
     }
 
     @Test
+    void an_arm_may_replay_a_profile_beside_seeded_arms_and_no_stall_runs(@TempDir Path dir) throws Exception {
+        Files.copy(EXAMPLES.resolve("../scenarios/score-fixed-rate.yaml"), dir.resolve("s.yaml"));
+        writeProfile(dir.resolve("prod.json"));
+        Path file = Files.writeString(dir.resolve("e.yaml"), """
+                scenario: s.yaml
+                duration: 5s
+                stall: both
+                stalls: {admin: 'http://127.0.0.1:7070', mean_interval: 1s, duration: 50ms}
+                arms:
+                  - {name: seeded, load: {model: open, rate: 100}}
+                  - {name: replayed, load: {model: open, rate: 100}, stalls: {replay: prod.json, from: 1s, min_duration: 5ms, speed: 2}}
+                """);
+
+        ExperimentSpec spec = ExperimentSpec.parse(file);
+
+        assertThat(spec.stallStates()).containsExactly(true, false);
+        assertThat(spec.arms().get(0).replay()).isNull();
+        ExperimentSpec.ArmSpec replayed = spec.arms().get(1);
+        assertThat(replayed.replay().plan().stalls()).containsExactly(
+                new io.loadsmith.stall.plan.PlannedStall(0, 500_000_000L, 20_000_000L),
+                new io.loadsmith.stall.plan.PlannedStall(1, 1_500_000_000L, 100_000_000L));
+        assertThat(replayed.replay().replayed()).extracting(r -> r.label())
+                .containsExactly("G1: Pause Young (Normal) (G1 Evacuation Pause)", "G1: Pause Full (System.gc())");
+    }
+
+    @Test
+    void arms_that_all_replay_on_a_managed_service_need_no_seeded_plan(@TempDir Path dir) throws Exception {
+        Files.copy(EXAMPLES.resolve("../scenarios/score-fixed-rate.yaml"), dir.resolve("s.yaml"));
+        writeProfile(dir.resolve("prod.json"));
+        String arms = "arms:\n  - {name: replayed, load: {model: closed, connections: 1}, stalls: {replay: prod.json}}\n";
+        Path managed = Files.writeString(dir.resolve("m.yaml"), "scenario: s.yaml\nduration: 5s\nstall: on\n"
+                + "service: {managed: scoring-service}\n" + arms);
+        Path unmanaged = Files.writeString(dir.resolve("u.yaml"), "scenario: s.yaml\nduration: 5s\nstall: on\n" + arms);
+        Path seeded = Files.writeString(dir.resolve("d.yaml"), "scenario: s.yaml\nduration: 5s\nstall: on\n"
+                + "service: {managed: scoring-service}\n" + arms + "  - {name: seeded, load: {model: closed, connections: 1}}\n");
+
+        assertThat(ExperimentSpec.parse(managed).stalls()).isNull();
+        assertThatThrownBy(() -> ExperimentSpec.parse(unmanaged)).hasMessage("u.yaml:1: needs stalls: {admin: URL} "
+                + "(the agent to arm) when stall is on and the service is not managed here (service.managed)");
+        assertThatThrownBy(() -> ExperimentSpec.parse(seeded)).hasMessage("d.yaml:1: needs stalls: (the stall plan) "
+                + "when stall is on and an arm does not replay a profile");
+    }
+
+    @Test
+    void an_arms_replay_longer_than_the_runs_is_an_error_at_its_replay(@TempDir Path dir) throws Exception {
+        Files.copy(EXAMPLES.resolve("../scenarios/score-fixed-rate.yaml"), dir.resolve("s.yaml"));
+        writeProfile(dir.resolve("prod.json"));
+        Path file = Files.writeString(dir.resolve("e.yaml"), "scenario: s.yaml\nduration: 2s\nstall: on\n"
+                + "service: {managed: scoring-service}\n"
+                + "arms:\n  - name: replayed\n    load: {model: closed, connections: 1}\n"
+                + "    stalls: {replay: prod.json, kind: freeze}\n");
+
+        assertThatThrownBy(() -> ExperimentSpec.parse(file)).hasMessage("e.yaml:8: arms[0].stalls.kind freeze (the "
+                + "whole JVM stopped for the window) is not available yet: use block or spin");
+        Files.writeString(file, Files.readString(file).replace(", kind: freeze", ""));
+        assertThatThrownBy(() -> ExperimentSpec.parse(file)).hasMessage("e.yaml:8: arms[0].stalls.replay gives a plan "
+                + "of 4.2s (its last window ends then), longer than the counted run (duration 2s): narrow from "
+                + "and to, raise speed, or lengthen duration");
+    }
+
+    private static void writeProfile(Path file) throws java.io.IOException {
+        Files.writeString(file, """
+                {"schema": "loadsmith.pause-profile/1", "origin": {"kind": "gc-log", "file": "gc.log"},
+                 "span_ms": 5000.0, "resolution_ms": 1.0,
+                 "pauses": [
+                   {"offset_ms": 1000.0, "duration_ms": 3.0, "source": "safepoint", "label": "Safepoint \\"Cleanup\\""},
+                   {"offset_ms": 2000.0, "duration_ms": 40.0, "source": "gc", "label": "G1: Pause Young (Normal) (G1 Evacuation Pause)"},
+                   {"offset_ms": 4000.0, "duration_ms": 200.0, "source": "gc", "label": "G1: Pause Full (System.gc())"}],
+                 "unread": {"lines": 0, "first": []}}
+                """);
+    }
+
+    @Test
     void an_unknown_key_is_named_with_file_and_line(@TempDir Path dir) throws Exception {
         Files.copy(EXAMPLES.resolve("../scenarios/score-fixed-rate.yaml"), dir.resolve("s.yaml"));
         Path file = Files.writeString(dir.resolve("e.yaml"), "scenario: s.yaml\nduration: 5s\nstall: off\n"
                 + "arms:\n  - name: a\n    load: {model: closed, connections: 1}\n    lode: 3\n");
 
         assertThatThrownBy(() -> ExperimentSpec.parse(file)).isInstanceOf(ScenarioException.class)
-                .hasMessage("e.yaml:7: arms[0].lode is not a known key (known keys: name, load)");
+                .hasMessage("e.yaml:7: arms[0].lode is not a known key (known keys: name, load, stalls)");
         Path near = Files.writeString(dir.resolve("near.yaml"), "scenario: s.yaml\nrouns: 3\n");
         assertThatThrownBy(() -> ExperimentSpec.parse(near))
                 .hasMessage("near.yaml:2: rouns is not a known key (did you mean rounds?)");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -155,6 +156,22 @@ class ReportWriterTest {
         assertThat(html).contains("<th>#</th><th>start (ms after first)</th>", "<td>0</td><td>0</td><td>300</td><td>8</td><td>0</td><td>0</td><td>8</td><td>8</td><td>yes</td>");
         assertThat(html).contains("<td class=\"run\" rowspan=\"2\">login</td><td rowspan=\"2\">7,405</td>", ">score</td>");
         assertThat(html).contains("<td>1,143 <small>(7.7%)</small></td>");
+    }
+
+    @Test
+    void the_stall_table_of_a_replayed_run_names_each_windows_pause() throws IOException {
+        Path dir = Fixtures.runDir("closed-paced-open", tmp);
+        ObjectNode results = (ObjectNode) new ObjectMapper().readTree(dir.resolve("results.json").toFile());
+        ObjectNode row = (ObjectNode) results.at("/runs/0/stalls/0");
+        row.putObject("replayed").put("source", "gc+host").put("label", "G1: Pause Full (System.gc()) + host")
+                .put("offset_ms", 600.0);
+        new ObjectMapper().writeValue(dir.resolve("results.json").toFile(), results);
+
+        String html = tables(Files.readString(ReportWriter.write(dir), StandardCharsets.UTF_8));
+
+        assertThat(html).contains("<th>met</th><th>replays (offset in the profile, source: label)</th>")
+                .contains("<td>yes</td><td>600.00 ms gc+host: G1: Pause Full (System.gc()) + host</td></tr>");
+        assertThat(tablesOf("closed-paced-open")).doesNotContain("replays (offset");
     }
 
     @Test

@@ -37,6 +37,8 @@ final class InMemoryAgent implements AdminApi {
     private long armedAtNanos = Long.MIN_VALUE;
     private String runId;
     private StallPlan plan;
+    private final List<Long> armLatencies = new ArrayList<>();
+    private int arms;
 
     /**
      * @param offsetNanos its clock minus the tester's
@@ -48,6 +50,19 @@ final class InMemoryAgent implements AdminApi {
         this.clock = clock;
         this.offsetNanos = offsetNanos;
         this.server = server;
+    }
+
+    /** Its i-th arm reaches it {@code nanos[i]} after it was sent (on the virtual clock, which stays); 0 after them. */
+    InMemoryAgent armsLate(long... nanos) {
+        for (long n : nanos) {
+            armLatencies.add(n);
+        }
+        return this;
+    }
+
+    /** How many times it was armed. */
+    int arms() {
+        return arms;
     }
 
     /** From {@code nanos} after it was armed on, it answers nothing. */
@@ -87,11 +102,25 @@ final class InMemoryAgent implements AdminApi {
     @Override
     public AdminClient.Armed arm(SeededPlanSpec spec, StallKind kind, String runId) throws AdminException {
         answering("POST /arm");
-        plan = StallPlan.seeded(spec, kind);
-        armedAtNanos = clock.nanoTime();
+        return armed(StallPlan.seeded(spec, kind), runId);
+    }
+
+    @Override
+    public AdminClient.Armed arm(List<PlannedStall> windows, StallKind kind, String runId) throws AdminException {
+        answering("POST /arm");
+        return armed(StallPlan.explicit(windows, kind), runId);
+    }
+
+    private AdminClient.Armed armed(StallPlan armedPlan, String runId) {
+        if (plan != null) {
+            server.dropWindowsFrom(clock.nanoTime());
+        }
+        plan = armedPlan;
+        armedAtNanos = clock.nanoTime() + (arms < armLatencies.size() ? armLatencies.get(arms) : 0);
+        arms++;
         this.runId = runId != null ? runId : replicaId + "-run";
         server.arm(plan, armedAtNanos);
-        return new AdminClient.Armed(this.runId, armedAtNanos + offsetNanos, spec.horizonNanos(), plan.stalls());
+        return new AdminClient.Armed(this.runId, armedAtNanos + offsetNanos, plan.horizonNanos(), plan.stalls());
     }
 
     @Override
