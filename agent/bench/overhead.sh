@@ -106,9 +106,13 @@ start_server() {
   exec 3>"$fifo"
   local deadline=$((SECONDS + 120))
   # the admin API answers once the gates are in place
-  until grep -q '^PORT=' "$log" && { [[ -z $ADMIN ]] || [[ $(curl -s -o /dev/null -m 5 -w '%{http_code}' "$ADMIN/health") == 200 ]]; }; do
+  # the agent's own /health: the free port picked for it can be taken by the app's ephemeral port meanwhile
+  until grep -q '^PORT=' "$log" && { [[ -z $ADMIN ]] || curl -s -m 5 "$ADMIN/health" | grep -q '"agent":"loadsmith-agent"'; }; do
     if (( SECONDS > deadline )) || ! kill -0 "$SERVER_PID" 2>/dev/null; then
       echo "overhead.sh: the $SERVER app did not start (see $log)" >&2; exit 3
+    fi
+    if grep -q 'loadsmith agent: inert' "$log"; then
+      echo "overhead.sh: the agent is inert, its admin port $ADMIN taken meanwhile (see $log); run again" >&2; exit 3
     fi
     sleep 0.1
   done
