@@ -200,7 +200,11 @@ class LiveMetricsIT {
                             return HTTP.send(HttpRequest.newBuilder(prometheus.api.resolve("/-/ready")).build(),
                                     HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
                         });
-            } catch (RuntimeException | Error e) {
+                // Prometheus starts a new target's scrape loop only at its next reload (every 5 s) and then
+                // after an offset within the interval: a run started at "ready" can end its counted phase unseen
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> prometheus.value("count(up)") == targets.size());
+            } catch (Exception | Error e) {
                 prometheus.close();
                 throw e;
             }
