@@ -20,7 +20,8 @@ import java.util.Set;
  * offset taken from {@code from} and both offset and duration divided by {@code speed}; windows that overlap
  * or touch after that are merged into one, so the plan is valid. {@link #replayed()} says, by plan index,
  * which pause each window replays (a merged window: the first pause's offset, the distinct sources joined
- * with {@code +} and the distinct labels with {@code " + "}).
+ * with {@code +} and the distinct labels with {@code " + "}), how long it lasted in the profile, and where and
+ * how long the plan made its window.
  *
  * <pre>{@code
  * ReplayPlan replay = ReplayPlan.read(Path.of("profile.json"), ReplayPlan.ReplayRange.ALL.from(600_000_000_000L));
@@ -141,14 +142,14 @@ public record ReplayPlan(Path file, StallPlan plan, List<RunResult.Replayed> rep
             }
             if (!group.isEmpty()) {
                 windows.add(new PlannedStall(windows.size(), groupStart, groupEnd - groupStart));
-                replayed.add(replayedOf(group));
+                replayed.add(replayedOf(group, groupStart, groupEnd));
             }
             group = new ArrayList<>(List.of(pause));
             groupStart = start;
             groupEnd = end;
         }
         windows.add(new PlannedStall(windows.size(), groupStart, groupEnd - groupStart));
-        replayed.add(replayedOf(group));
+        replayed.add(replayedOf(group, groupStart, groupEnd));
         StallPlan plan;
         try {
             plan = StallPlan.explicit(windows, range.kind());
@@ -182,17 +183,23 @@ public record ReplayPlan(Path file, StallPlan plan, List<RunResult.Replayed> rep
         return speed == 1.0 ? nanos : Math.round(nanos / speed);
     }
 
-    private static RunResult.Replayed replayedOf(List<PauseProfile.Pause> group) {
+    /** What the window [startNanos, endNanos) of the plan, made of {@code group}'s pauses, replays. */
+    private static RunResult.Replayed replayedOf(List<PauseProfile.Pause> group, long startNanos, long endNanos) {
         Set<String> sources = new LinkedHashSet<>();
         Set<String> labels = new LinkedHashSet<>();
+        long profileEndNanos = 0;
         for (PauseProfile.Pause pause : group) {
             sources.add(pause.source());
             labels.add(pause.label());
+            long endInProfile = Math.round(pause.offsetMs() * 1e6) + Math.round(pause.durationMs() * 1e6);
+            profileEndNanos = Math.max(profileEndNanos, endInProfile);
         }
         sources.remove(null);
         labels.remove(null);
+        double offsetMs = group.get(0).offsetMs();
         return new RunResult.Replayed(sources.isEmpty() ? null : String.join("+", sources),
-                labels.isEmpty() ? null : String.join(" + ", labels), group.get(0).offsetMs());
+                labels.isEmpty() ? null : String.join(" + ", labels), offsetMs,
+                (profileEndNanos - Math.round(offsetMs * 1e6)) / 1e6, startNanos / 1e6, (endNanos - startNanos) / 1e6);
     }
 
     /** {@code 1500 ms}, {@code 2.5 ms}: a plan's times in messages. */

@@ -4,6 +4,9 @@ import io.loadsmith.tester.result.Alignment;
 
 /** Requests sent around the injected stalls: the aligned sends (and their latencies), and per run the sends before and during. */
 final class AlignedSection implements Section {
+    private static final String REPLAYED_HINT = "<p class=\"hint\">A replayed profile's windows differ in length (the band is the "
+            + "longest): a dashed line marks where each ends; hover it for the pause it replays, or see "
+            + "<a href=\"#replay\">the profile beside the agent's windows</a>.</p>\n";
     private final PageContext page;
 
     AlignedSection(PageContext page) {
@@ -32,6 +35,7 @@ final class AlignedSection implements Section {
                 .append("y: requests sent per ").append(Html.msShort(a.binMs())).append(" ms bin, averaged over the stalls each tester met. ")
                 .append("The shaded band is the stall (").append(Html.msShort(a.stallMs())).append(" ms). A closed loop stops sending for exactly ")
                 .append("the stall; an open loop keeps sending, and those requests carry the stall in their latency.</p>\n")
+                .append(ChartData.replayedWindows(page.runs()).isEmpty() ? "" : REPLAYED_HINT)
                 .append("<div class=\"chart tall\" id=\"chart-aligned\"></div>\n");
         if (a.scatter().stream().anyMatch(s -> !s.points().isEmpty())) {
             b.append("<p class=\"hint\">Each request's corrected latency against when it was sent, relative to the stall start.</p>\n")

@@ -4,8 +4,10 @@ import io.loadsmith.tester.result.Alignment;
 import io.loadsmith.tester.result.Experiment;
 import io.loadsmith.tester.result.RunResult;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The numbers behind the charts, computed once for the page and for the PNG/SVG files. */
@@ -58,7 +60,7 @@ final class ChartData {
     static String ninesLabel(double x) {
         double percent = 100.0 * (1.0 - 1.0 / x);
         int decimals = (int) Math.max(0, Math.round(Math.log10(x)) - 2);
-        return String.format(java.util.Locale.ROOT, "%." + decimals + "f%%", percent);
+        return String.format(Locale.ROOT, "%." + decimals + "f%%", percent);
     }
 
     /** Bin centres from from_ms, one per value of sends_per_bin. */
@@ -70,13 +72,78 @@ final class ChartData {
         return x;
     }
 
-    /** A run's injected stalls on its timeline: [from, to] in seconds from the run's start. */
-    static List<double[]> stallSeconds(RunResult run) {
-        List<double[]> out = new ArrayList<>();
+    /**
+     * A run's injected stalls on its timeline: [from, to] in seconds from the run's start, and for a replayed
+     * window a third element, its name ({@link #windowName}).
+     */
+    static List<Object[]> stallSeconds(RunResult run) {
+        List<Object[]> out = new ArrayList<>();
         for (RunResult.StallRow s : run.stalls()) {
-            out.add(new double[] {seconds(run, s.startNs()), seconds(run, s.endNs())});
+            double from = seconds(run, s.startNs());
+            double to = seconds(run, s.endNs());
+            out.add(s.replayed() == null ? new Object[] {from, to} : new Object[] {from, to, windowName(s)});
         }
         return out;
+    }
+
+    /** {@code stall 3: gc: G1: Pause Young ... at 12.345 s of the profile}: a replayed window, named by its pause. */
+    static String windowName(RunResult.StallRow s) {
+        return String.format(Locale.ROOT, "stall %d: %s at %.3f s of the profile", s.index(), s.replayed().what(),
+                s.replayed().offsetMs() / 1000);
+    }
+
+    /**
+     * A replayed window on the stall-aligned plot, where every stall starts at 0: the agent's stall index, its
+     * name ({@link #windowName}) and where it ends, its length in ms.
+     */
+    record ReplayedWindow(int index, String name, double endMs) {
+    }
+
+    /** Most replayed windows whose lines are labelled on the aligned plot: more would be a blur of labels. */
+    static final int LABELLED_WINDOWS = 12;
+
+    /**
+     * The replayed windows of every run, each once (the runs of an arm replay the same plan), in the runs' order:
+     * the length is that of the first run's row; empty when no run replayed a profile.
+     */
+    static List<ReplayedWindow> replayedWindows(List<RunResult> runs) {
+        Map<String, ReplayedWindow> windows = new LinkedHashMap<>();
+        for (RunResult r : runs) {
+            for (RunResult.StallRow s : r.stalls()) {
+                if (s.replayed() != null) {
+                    String name = windowName(s);
+                    double endMs = Math.round((s.endNs() - s.startNs()) / 1e3) / 1e3;
+                    windows.putIfAbsent(name, new ReplayedWindow(s.index(), name, endMs));
+                }
+            }
+        }
+        return List.copyOf(windows.values());
+    }
+
+    /**
+     * The label of each window's line, in the order of {@code windows}: windows that end within a 200th of the
+     * plot's width ({@code widthMs}) of each other share one label on the first of them ({@code stall 0, 3}),
+     * so that labels do not print over each other; the others get "". All "" with more than
+     * {@link #LABELLED_WINDOWS} windows.
+     */
+    static List<String> windowLabels(List<ReplayedWindow> windows, double widthMs) {
+        String[] labels = new String[windows.size()];
+        Arrays.fill(labels, "");
+        if (windows.size() > LABELLED_WINDOWS) {
+            return List.of(labels);
+        }
+        for (int i = 0; i < windows.size(); i++) {
+            int first = i;
+            for (int k = 0; k < i; k++) {
+                boolean leads = !labels[k].isEmpty(); // the first window of its group
+                if (leads && Math.abs(windows.get(k).endMs() - windows.get(i).endMs()) <= widthMs / 200) {
+                    first = k;
+                    break;
+                }
+            }
+            labels[first] = (first == i ? "stall " : labels[first] + ", ") + windows.get(i).index();
+        }
+        return List.of(labels);
     }
 
     /**

@@ -24,7 +24,7 @@ final class ChartJson {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("runs", runs(results.runs()));
         if (results.alignment() != null) {
-            data.put("aligned", aligned(results.alignment()));
+            data.put("aligned", aligned(results.alignment(), results.runs()));
         }
         if (results.pauseAlignment() != null) {
             data.put("pauseAligned", pauseAligned(results.pauseAlignment()));
@@ -78,7 +78,8 @@ final class ChartJson {
         return t;
     }
 
-    private static Map<String, Object> aligned(Alignment a) {
+    /** The aligned sends and scatter, and the replayed windows (when a run replayed a profile) to mark on them. */
+    private static Map<String, Object> aligned(Alignment a, List<RunResult> runs) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("stallMs", a.stallMs());
         m.put("binMs", a.binMs());
@@ -90,6 +91,15 @@ final class ChartJson {
             scatter.add(ordered("run", String.valueOf(s.run()), "points", s.points()));
         }
         m.put("scatter", scatter);
+        List<ChartData.ReplayedWindow> replayed = ChartData.replayedWindows(runs);
+        List<String> labels = ChartData.windowLabels(replayed, a.toMs() - a.fromMs());
+        List<Map<String, Object>> windows = new ArrayList<>();
+        for (int i = 0; i < replayed.size(); i++) {
+            windows.add(ordered("name", replayed.get(i).name(), "endMs", replayed.get(i).endMs(), "label", labels.get(i)));
+        }
+        if (!windows.isEmpty()) {
+            m.put("windows", windows);
+        }
         return m;
     }
 

@@ -25,7 +25,8 @@ final class HtmlPage {
                 new TimelineSection(page),
                 new AboveObjectiveSection(page),
                 new StepsSection(page),
-                new StallsSection(page));
+                new StallsSection(page),
+                new ReplaySection(page));
         String title = title(results);
         StringBuilder b = new StringBuilder(64 * 1024);
         b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")

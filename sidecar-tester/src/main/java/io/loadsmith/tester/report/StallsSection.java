@@ -4,7 +4,6 @@ import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.result.RunResult.StallRow;
 import io.loadsmith.tester.result.RunResult.StallTotals;
 import java.util.List;
-import java.util.Locale;
 
 /** The injected stalls: a summary row per run, then per run a table of its stalls. */
 final class StallsSection implements Section {
@@ -86,8 +85,7 @@ final class StallsSection implements Section {
                     .append(Html.td(Html.count(s.intendedDuring()))).append(Html.td(Html.count(s.inFlightAtStart())))
                     .append(Html.td(Html.count(s.overlapping()))).append(Html.td(Html.yesNo(s.met())));
             if (replayed) {
-                b.append(Html.td(s.replayed() == null ? Html.NONE : Html.esc(String.format(Locale.ROOT, "%.2f ms %s: %s",
-                        s.replayed().offsetMs(), s.replayed().source(), s.replayed().label()))));
+                b.append(Html.td(s.replayed() == null ? Html.NONE : Html.esc(s.replayed().text())));
             }
             b.append("</tr>\n");
         }

@@ -28,14 +28,19 @@ import org.jfree.chart.axis.SymbolAxis;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.IntervalMarker;
+import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.renderer.xy.XYStepRenderer;
+import org.jfree.chart.title.LegendTitle;
 import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.HorizontalAlignment;
 import org.jfree.chart.ui.Layer;
 import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
 import org.jfree.chart.ui.TextAnchor;
+import org.jfree.chart.ui.VerticalAlignment;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
@@ -62,6 +67,11 @@ final class StaticCharts {
     private static final int WIDTH = 1000;
     /** Most scatter points drawn per run in the files (the page draws them all): keeps the SVG small. */
     static final int MAX_SCATTER_POINTS = 2500;
+    /** Most replayed windows named beneath the aligned picture: the page's table has them all. */
+    static final int NAMED_WINDOWS = 6;
+    /** The height each line of notes adds beneath a chart, px. */
+    private static final int NOTE_HEIGHT = 16;
+    private static final Font NOTE = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
 
     private StaticCharts() {}
 
@@ -87,7 +97,9 @@ final class StaticCharts {
     static List<String> write(ResultsFile results, Path dir) {
         List<String> written = new ArrayList<>();
         if (results.alignment() != null) {
-            save(aligned(results), dir, "aligned", WIDTH, hasScatter(results.alignment()) ? 760 : 440, written);
+            int notes = windowNotes(ChartData.replayedWindows(results.runs())).size();
+            save(aligned(results), dir, "aligned", WIDTH, (hasScatter(results.alignment()) ? 760 : 440) + NOTE_HEIGHT * notes,
+                    written);
         }
         if (results.runs().stream().anyMatch(r -> !ChartData.spectrum(r).isEmpty())) {
             save(spectrum(results), dir, "spectrum", WIDTH, 520, written);
@@ -221,7 +233,60 @@ final class StaticCharts {
         combined.setBackgroundPaint(Color.WHITE);
         JFreeChart c = new JFreeChart("Requests sent around a stall (stall " + Html.msShort(a.stallMs()) + " ms, averaged over stalls)",
                 TITLE, combined, true);
+        List<ChartData.ReplayedWindow> windows = ChartData.replayedWindows(results.runs());
+        markReplayed(top, windows, ChartData.windowLabels(windows, a.toMs() - a.fromMs()));
+        nameReplayed(c, windows);
         return style(c);
+    }
+
+    /** A replayed plan's windows differ in length: a dashed line where each ends, labelled when there are few. */
+    private static void markReplayed(XYPlot top, List<ChartData.ReplayedWindow> windows, List<String> labels) {
+        Color red = new Color(0xc92a2a);
+        for (int i = 0; i < windows.size(); i++) {
+            ValueMarker m = new ValueMarker(windows.get(i).endMs(), red,
+                    new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f, new float[] {4f, 3f}, 0f));
+            if (!labels.get(i).isEmpty()) {
+                m.setLabel(labels.get(i));
+                m.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
+                m.setLabelPaint(red);
+                m.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+                m.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+                m.setLabelBackgroundColor(new Color(255, 255, 255, 0));
+            }
+            top.addDomainMarker(m, Layer.FOREGROUND);
+        }
+    }
+
+    /** The notes naming the replayed windows beneath the chart, under its legend, first note on top. */
+    private static void nameReplayed(JFreeChart c, List<ChartData.ReplayedWindow> windows) {
+        List<String> notes = windowNotes(windows);
+        if (notes.isEmpty()) {
+            return;
+        }
+        // subtitles at the bottom stack upwards in the order added: the last note first, the legend last
+        LegendTitle legend = c.getLegend();
+        c.removeLegend();
+        for (int i = notes.size() - 1; i >= 0; i--) {
+            c.addSubtitle(new TextTitle(notes.get(i), NOTE, Color.DARK_GRAY, RectangleEdge.BOTTOM, HorizontalAlignment.LEFT,
+                    VerticalAlignment.CENTER, new RectangleInsets(1, 8, 1, 8)));
+        }
+        c.addSubtitle(legend);
+    }
+
+    /** The lines beneath the aligned picture naming its replayed windows: the first few, then how many more. */
+    static List<String> windowNotes(List<ChartData.ReplayedWindow> windows) {
+        List<String> notes = new ArrayList<>();
+        if (windows.isEmpty()) {
+            return notes;
+        }
+        notes.add("Dashed lines: where each replayed window ends (its length), the pause it replays:");
+        for (ChartData.ReplayedWindow w : windows.subList(0, Math.min(NAMED_WINDOWS, windows.size()))) {
+            notes.add(w.name() + ", " + Html.ms(w.endMs()) + " ms");
+        }
+        if (windows.size() > NAMED_WINDOWS) {
+            notes.add("and " + Html.plural(windows.size() - NAMED_WINDOWS, "more window") + " (report.html lists them all)");
+        }
+        return notes;
     }
 
     static JFreeChart spectrum(ResultsFile results) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
@@ -325,13 +326,32 @@ public record RunResult(
     /**
      * The pause of a profile that a stall window replays ({@code stalls[].replayed}; docs/replaying-pauses.md).
      * A window that merged several pauses (they overlapped or touched once scaled) has the first one's offset,
-     * its distinct sources joined with {@code +} and its distinct labels with {@code " + "}.
+     * its distinct sources joined with {@code +} and its distinct labels with {@code " + "}, and lasts from
+     * the first one's start to the latest end. The last three are null in files written before they were.
      *
-     * @param source   {@code gc}, {@code safepoint} or {@code host}, as in the profile
-     * @param label    what it was, in the profile's words (e.g. {@code G1: Pause Young (Normal) (G1 Evacuation Pause)})
-     * @param offsetMs its offset in the profile, from the profile's start (not scaled, not moved by {@code from})
+     * @param source            {@code gc}, {@code safepoint} or {@code host}, as in the profile
+     * @param label             what it was, in the profile's words (e.g. {@code G1: Pause Young (Normal) (G1 Evacuation Pause)})
+     * @param offsetMs          its offset in the profile, from the profile's start (not scaled, not moved by {@code from})
+     * @param durationMs        how long it lasted in the profile (not scaled)
+     * @param plannedOffsetMs   where the plan put the window: from the counted start in a run (from the arming for
+     *                          {@code loadsmith arm}), moved by {@code from} and divided by {@code speed}
+     * @param plannedDurationMs how long the plan made the window: its duration divided by {@code speed}
      */
-    public record Replayed(String source, String label, double offsetMs) {
+    public record Replayed(String source, String label, double offsetMs, Double durationMs, Double plannedOffsetMs,
+                           Double plannedDurationMs) {
+
+        /** {@code gc+host: G1: Pause Full (System.gc()) + host}: its source and label (one alone when the other is not known). */
+        public String what() {
+            if (source != null && label != null) {
+                return source + ": " + label;
+            }
+            return source != null ? source : label != null ? label : "?";
+        }
+
+        /** {@code 600.00 ms gc+host: G1: Pause Full (System.gc()) + host}: its offset in the profile and what it was. */
+        public String text() {
+            return String.format(Locale.ROOT, "%.2f ms %s", offsetMs, what());
+        }
     }
 
     /** This run with the replicas its stalls came from (null: one agent). */

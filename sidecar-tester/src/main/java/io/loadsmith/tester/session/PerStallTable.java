@@ -64,9 +64,6 @@ public final class PerStallTable {
     static String replayedText(StalledRun.StalledResult replay, int i) {
         List<StallCount> rows = replay.alignment().stalls();
         RunResult.Replayed r = i < rows.size() ? AlignedResults.replayedOf(replay, rows.get(i).index()) : null;
-        if (r == null) {
-            return "-";
-        }
-        return String.format(Locale.ROOT, "%.2f ms %s: %s", r.offsetMs(), r.source(), r.label());
+        return r == null ? "-" : r.text();
     }
 }

@@ -71,6 +71,18 @@
     return axis;
   }
 
+  // A replayed plan's windows differ in length: a dashed line where each ends, named by the pause it replays
+  // (its tooltip); windows ending at about the same place share one label, so that labels do not overprint
+  function replayedWindows(windows) {
+    return {name: 'replayed windows (' + windows.length + ')', type: 'line', data: [], color: STALL,
+            markLine: {symbol: 'none', lineStyle: {color: STALL, type: 'dashed', width: 1},
+                       label: {position: 'insideEndTop', fontSize: 10, color: '#c92a2a'},
+                       tooltip: {show: true, formatter: function (p) { return esc(p.name) + ', ' + fmt(p.value) + ' ms'; }},
+                       data: windows.map(function (w) {
+                         return {name: w.name, xAxis: w.endMs, label: {show: w.label !== '', formatter: w.label}};
+                       })}};
+  }
+
   // Stall-aligned sends and the scatter below it
   if (data.aligned) {
     var a = data.aligned;
@@ -82,6 +94,7 @@
               lineStyle: {width: 2}, color: colorOf(s.run, i), data: s.points, markArea: i === 0 ? shade : undefined};
     });
     if (lines.length === 0) lines.push({type: 'line', data: [], markArea: shade});
+    if (a.windows) lines.push(replayedWindows(a.windows));
     draw('chart-aligned', base({
       tooltip: {trigger: 'axis', confine: true, valueFormatter: function (v) { return fmt(v); }},
       xAxis: withAxis(axisName('time from stall start (ms)'), {type: 'value', min: a.fromMs, max: a.toMs}),
@@ -198,7 +211,7 @@
     var windows = [];
     if (r.stalls) {
       windows.push(windowSeries('injected stall', STALL, r.stalls, function (w) {
-        return 'injected stall, ' + fmt((w[1] - w[0]) * 1000) + ' ms';
+        return (w[2] ? w[2] : 'injected stall') + ', ' + fmt((w[1] - w[0]) * 1000) + ' ms';
       }));
     }
     if (r.pauses) {

@@ -209,9 +209,11 @@ class AdminCommandsIT {
         JsonNode rows = results.at("/runs/0/stalls");
         assertThat(rows).hasSize(2);
         assertThat(rows.get(0).get("replayed").toString()).isEqualTo("{\"source\":\"gc\",\"label\":\"G1: Pause Young "
-                + "(Concurrent Start) (G1 Humongous Allocation)\",\"offset_ms\":150.0}");
+                + "(Concurrent Start) (G1 Humongous Allocation)\",\"offset_ms\":150.0,\"duration_ms\":40.0,"
+                + "\"planned_offset_ms\":50.0,\"planned_duration_ms\":40.0}");
         assertThat(rows.get(1).get("replayed").toString()).isEqualTo("{\"source\":\"gc+host\",\"label\":\"G1: Pause "
-                + "Full (System.gc()) + host\",\"offset_ms\":600.0}");
+                + "Full (System.gc()) + host\",\"offset_ms\":600.0,\"duration_ms\":80.0,\"planned_offset_ms\":500.0,"
+                + "\"planned_duration_ms\":80.0}");
         long startNanos = results.at("/start/monotonic_ns").asLong();
         JsonNode planned = new ObjectMapper().readTree(outDir.resolve("agent-stalls.json").toFile()).get("stalls");
         long firstPlannedNanos = planned.get(0).get("planned_start_ns").asLong();

@@ -2,6 +2,7 @@ package io.loadsmith.tester.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.loadsmith.stall.plan.PlannedStall;
 import io.loadsmith.stall.plan.StallKind;
@@ -37,10 +38,10 @@ class ReplayPlanTest {
         assertThat(replay.horizonNanos()).isEqualTo(9_008 * MS);
         assertThat(replay.pauses()).isEqualTo(4);
         assertThat(replay.replayed()).containsExactly(
-                new RunResult.Replayed("gc", "G1: Pause Young (Normal) (G1 Evacuation Pause)", 1_000),
-                new RunResult.Replayed("safepoint", "Safepoint \"Cleanup\"", 2_500),
-                new RunResult.Replayed("gc", "G1: Pause Full (System.gc())", 4_000),
-                new RunResult.Replayed("host", "host", 9_000));
+                new RunResult.Replayed("gc", "G1: Pause Young (Normal) (G1 Evacuation Pause)", 1_000, 20.0, 1_000.0, 20.0),
+                new RunResult.Replayed("safepoint", "Safepoint \"Cleanup\"", 2_500, 3.0, 2_500.0, 3.0),
+                new RunResult.Replayed("gc", "G1: Pause Full (System.gc())", 4_000, 150.0, 4_000.0, 150.0),
+                new RunResult.Replayed("host", "host", 9_000, 8.0, 9_000.0, 8.0));
     }
 
     @Test
@@ -77,6 +78,11 @@ class ReplayPlanTest {
                 new PlannedStall(2, 1_500 * MS, 75 * MS), new PlannedStall(3, 4_000 * MS, 4 * MS));
         assertThat(replay.replayed()).extracting(RunResult.Replayed::offsetMs)
                 .as("the profile's own offsets").containsExactly(1_000.0, 2_500.0, 4_000.0, 9_000.0);
+        assertThat(replay.replayed()).extracting(RunResult.Replayed::durationMs)
+                .as("the profile's own durations").containsExactly(20.0, 3.0, 150.0, 8.0);
+        assertThat(replay.replayed()).extracting(RunResult.Replayed::plannedOffsetMs, RunResult.Replayed::plannedDurationMs)
+                .as("the plan's windows").containsExactly(tuple(0.0, 10.0), tuple(750.0, 1.5), tuple(1_500.0, 75.0),
+                        tuple(4_000.0, 4.0));
     }
 
     @Test
@@ -100,7 +106,7 @@ class ReplayPlanTest {
         assertThat(replay.plan().stalls()).containsExactly(new PlannedStall(0, 100 * MS, 15 * MS),
                 new PlannedStall(1, 115_000_001, 1 * MS), new PlannedStall(2, 300 * MS, 1 * MS));
         assertThat(replay.replayed().get(0)).isEqualTo(new RunResult.Replayed("safepoint+gc",
-                "Safepoint \"G1CollectForAllocation\" + G1: Pause Young (Normal) (G1 Evacuation Pause)", 100));
+                "Safepoint \"G1CollectForAllocation\" + G1: Pause Young (Normal) (G1 Evacuation Pause)", 100, 15.0, 100.0, 15.0));
         assertThat(replay.pauses()).isEqualTo(5);
     }
 

@@ -77,13 +77,17 @@ class ReportPageIT {
 
     private static Path writeReport(String fixture) throws IOException {
         Path parent = Files.createDirectories(TARGET.resolve("report-it"));
-        Path dir = parent.resolve(fixture);
+        delete(parent.resolve(fixture));
+        return ReportWriter.write(Fixtures.runDir(fixture, parent));
+    }
+
+    /** Deletes {@code dir} and all in it, when it is there: a fixture is written afresh on every run. */
+    private static void delete(Path dir) throws IOException {
         if (Files.exists(dir)) {
             try (var files = Files.walk(dir)) {
                 files.sorted(java.util.Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
             }
         }
-        return ReportWriter.write(Fixtures.runDir(fixture, parent));
     }
 
     /** Loads the page, waits for the flag the page sets after drawing, returns the number of charts drawn. */
@@ -157,6 +161,30 @@ class ReportPageIT {
         screenshot(TARGET.resolve("report-screenshot.png"));
         assertThat(severeConsoleEntries()).isEmpty();
         assertThat(Files.size(TARGET.resolve("report-screenshot.png"))).isGreaterThan(50_000L);
+    }
+
+    @Test
+    void a_replayed_report_names_each_window_on_the_aligned_plot_and_on_its_timeline() throws IOException {
+        Path parent = Files.createDirectories(TARGET.resolve("report-it"));
+        delete(parent.resolve("replayed"));
+        Path report = ReportWriter.write(Fixtures.replayed(parent));
+        severeConsoleEntries();
+
+        long charts = open(report);
+
+        assertThat(charts).isEqualTo(7);
+        assertEveryChartDrawn(List.of("chart-aligned", "chart-timeline-0"));
+        assertThat(js("var c = echarts.getInstanceByDom(document.getElementById('chart-aligned'));"
+                + "return c.getOption().series.filter(function (s) { return s.markLine; }).map(function (s) {"
+                + " return s.name + ' ' + s.markLine.data.length + ' ' + s.markLine.data[2].name; })"))
+                .isEqualTo(List.of("replayed windows (7) 7 stall 2: gc: G1: Pause Full (System.gc()) at 21.248 s of the profile"));
+        assertThat(js("var c = echarts.getInstanceByDom(document.getElementById('chart-timeline-0'));"
+                + "return c.getOption().series.filter(function (s) { return s.markArea; })[0].markArea.data[0][0].name"))
+                .isEqualTo("stall 0: gc: " + Fixtures.YOUNG + " at 11.000 s of the profile, 300 ms");
+        assertThat(driver.findElement(By.cssSelector("#replay table")).getText()).contains("gc: G1: Pause Full", "+0.731");
+        assertThat((List<?>) js("return window.loadsmithErrors")).isEmpty();
+        screenshot(TARGET.resolve("report-screenshot-replayed.png"));
+        assertThat(severeConsoleEntries()).isEmpty();
     }
 
     @Test

@@ -52,7 +52,7 @@ class ReportWriterTest {
     }
 
     /** The page without its inlined scripts, so that a failed assertion prints something readable. */
-    private static String tables(String html) {
+    static String tables(String html) {
         return html.substring(0, html.indexOf("<script type=\"application/json\""));
     }
 
@@ -62,7 +62,8 @@ class ReportWriterTest {
         }
     }
 
-    private static JsonNode chartData(String html) throws IOException {
+    /** The page's chart data block ({@code report-data}). */
+    static JsonNode chartData(String html) throws IOException {
         String open = "<script type=\"application/json\" id=\"report-data\">";
         int from = html.indexOf(open) + open.length();
         return new ObjectMapper().readTree(html.substring(from, html.indexOf("</script>", from)));

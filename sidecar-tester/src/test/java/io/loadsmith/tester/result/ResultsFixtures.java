@@ -74,7 +74,8 @@ public final class ResultsFixtures {
                 .withAlignment("runs/r1-paced-stall", "paced", new RunResult.Aligned(
                         List.of(new RunResult.StallRow(0, 1_010_000_000, 1_110_000_000, 3, 0, 5, 2, 7, true),
                                 new RunResult.StallRow(1, 2_900_000_000L, 3_100_000_000L, 0, 0, 0, 1, 1, false, null,
-                                        new RunResult.Replayed("gc", "G1: Pause Young (Normal) (G1 Evacuation Pause)", 182.049792))),
+                                        new RunResult.Replayed("gc", "G1: Pause Young (Normal) (G1 Evacuation Pause)", 182.049792,
+                                                1.950208, 1_890.0, 1.950208))),
                         new RunResult.StallTotals(1, 0, 0.058333, true, 120, 7, List.of(2)), 1500, 20000, 0, "run-1"))
                 .withTesterPauses(List.of(new RunResult.TesterPause("safepoint", "ThreadDump", 1_500_000_000L, 1_500_200_000L),
                         new RunResult.TesterPause("loop", "loop", 1_500_100_000L, 1_503_000_000L)), 4);

@@ -51,8 +51,8 @@ class ReplayStallsTest {
         assertThat(s.stalls().plan().kind()).isEqualTo(StallKind.SPIN);
         assertThat(s.stalls().replay().file()).isEqualTo(dir.resolve("profiles/prod.json"));
         assertThat(s.stalls().replay().replayed()).containsExactly(
-                new RunResult.Replayed("gc", "G1: Pause Young (Normal) (G1 Evacuation Pause)", 601_000),
-                new RunResult.Replayed("gc", "G1: Pause Full (System.gc())", 630_000));
+                new RunResult.Replayed("gc", "G1: Pause Young (Normal) (G1 Evacuation Pause)", 601_000, 40.0, 500.0, 20.0),
+                new RunResult.Replayed("gc", "G1: Pause Full (System.gc())", 630_000, 250.0, 15_000.0, 125.0));
     }
 
     @Test
@@ -170,7 +170,8 @@ class ReplayStallsTest {
         assertThat(s.stalls().plan().stalls()).hasSize(9).first()
                 .isEqualTo(new PlannedStall(0, 106_606_025, 5_393_975));
         assertThat(s.stalls().replay().replayed().get(5))
-                .isEqualTo(new RunResult.Replayed("gc", "G1: Pause Full (System.gc())", 3031.161679));
+                .isEqualTo(new RunResult.Replayed("gc", "G1: Pause Full (System.gc())", 3031.161679, 5.838321, 3031.161679,
+                        5.838321));
         assertThat(s.stalls().plan().horizonNanos()).isLessThanOrEqualTo(s.tester().durationNanos());
     }
 

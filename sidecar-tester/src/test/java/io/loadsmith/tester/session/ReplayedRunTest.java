@@ -67,9 +67,11 @@ class ReplayedRunTest {
         assertThat(rows.get(1).get("start_ns").asLong() - startNanos).isEqualTo(1_800 * MS);
         assertThat(rows.get(1).get("end_ns").asLong() - startNanos).isEqualTo(2_050 * MS);
         assertThat(rows.get(0).get("replayed").toString()).isEqualTo(
-                "{\"source\":\"gc\",\"label\":\"G1: Pause Young (Normal) (G1 Evacuation Pause)\",\"offset_ms\":5500.0}");
+                "{\"source\":\"gc\",\"label\":\"G1: Pause Young (Normal) (G1 Evacuation Pause)\",\"offset_ms\":5500.0,"
+                        + "\"duration_ms\":100.0,\"planned_offset_ms\":500.0,\"planned_duration_ms\":100.0}");
         assertThat(rows.get(1).get("replayed").toString()).isEqualTo(
-                "{\"source\":\"gc+host\",\"label\":\"G1: Pause Full (System.gc()) + host\",\"offset_ms\":6800.0}");
+                "{\"source\":\"gc+host\",\"label\":\"G1: Pause Full (System.gc()) + host\",\"offset_ms\":6800.0,"
+                        + "\"duration_ms\":250.0,\"planned_offset_ms\":1800.0,\"planned_duration_ms\":250.0}");
         assertThat(outcome.replayed()).extracting(RunResult.Replayed::offsetMs).containsExactly(5_500.0, 6_800.0);
 
         StringWriter console = new StringWriter();
