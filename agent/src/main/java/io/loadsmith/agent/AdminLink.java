@@ -51,7 +51,7 @@ final class AdminLink {
                     return reason.isEmpty() ? Optional.empty() : Optional.of(reason);
                 })
                 .build();
-        StallController controller = new StallController(Clock.system(), StallGate.global());
+        StallController controller = new StallController(Clock.system(), StallGate.global(), new NativeFreezer());
         AdminServer server;
         try {
             server = AdminServer.start(config, controller);

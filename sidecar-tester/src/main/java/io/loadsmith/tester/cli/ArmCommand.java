@@ -56,7 +56,7 @@ final class ArmCommand implements Callable<Integer> {
             description = "Plan stalls only within this time after arming (default ${DEFAULT-VALUE})")
     String horizon;
 
-    @Option(names = "--kind", defaultValue = "block", description = "block or spin (default ${DEFAULT-VALUE})")
+    @Option(names = "--kind", defaultValue = "block", description = "block, spin or freeze (the whole JVM stopped; default ${DEFAULT-VALUE})")
     String kind;
 
     @Option(names = "--stall", paramLabel = "OFFSET:DURATION",
@@ -163,16 +163,12 @@ final class ArmCommand implements Callable<Integer> {
         return spec.commandLine().getParseResult().hasMatchedOption(option);
     }
 
-    /** {@code --kind}: block or spin; freeze is refused by name. */
+    /** {@code --kind}: block, spin or freeze. */
     private static StallKind kind(String text) {
-        if (text.equals("freeze")) {
-            throw new BadInputException("--kind freeze: freeze (the whole JVM stopped for the window) is not available "
-                    + "yet: use block or spin");
-        }
         try {
             return StallKind.fromWireName(text);
         } catch (RuntimeException e) {
-            throw new BadInputException("--kind must be block or spin (got " + text + ")");
+            throw new BadInputException("--kind must be block, spin or freeze (got " + text + ")");
         }
     }
 

@@ -284,7 +284,7 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
             try {
                 kind = StallKind.fromWireName(s.get("kind").string());
             } catch (IllegalArgumentException e) {
-                throw s.get("kind").error("must be block or spin (got " + s.get("kind").string() + ")");
+                throw s.get("kind").error("must be block, spin or freeze (got " + s.get("kind").string() + ")");
             }
         }
         if (minGap < duration || mean < minGap) {

@@ -390,7 +390,7 @@ public final class ScenarioParser {
      * {@code horizonKey}).
      *
      * @throws ScenarioException naming file, line and key: a profile that cannot be read or has no pause in
-     *                           the range, a freeze, or a plan longer than the counted run
+     *                           the range, or a plan longer than the counted run
      */
     public static ReplayPlan replay(Field.Mapping f, Path baseDir, long horizonNanos, String horizonKey) {
         Field replayField = f.required("replay");
@@ -414,16 +414,13 @@ public final class ScenarioParser {
         return replay;
     }
 
-    /** {@code stalls.kind}: block or spin; freeze is refused by name. */
+    /** {@code stalls.kind}: block, spin or freeze. */
     private static StallKind kind(Field k) {
         String text = k.text().trim();
-        if (text.equals("freeze")) {
-            throw k.error("freeze (the whole JVM stopped for the window) is not available yet: use block or spin");
-        }
         try {
             return StallKind.fromWireName(text);
         } catch (RuntimeException e) {
-            throw k.error("must be one of block, spin (got \"" + text + "\")");
+            throw k.error("must be one of block, spin, freeze (got \"" + text + "\")");
         }
     }
 

@@ -72,9 +72,8 @@ class CliParseTest {
                 .isEqualTo("loadsmith: --speed: is only for --replay (a pause profile to replay)");
         assertThat(failure("arm", "--admin", "http://127.0.0.1:1", "--replay", missing.toString(), "--seed", "3"))
                 .isEqualTo("loadsmith: --seed: is for a seeded plan, and --replay replays a profile instead: give one of them");
-        assertThat(failure("arm", "--admin", "http://127.0.0.1:1", "--replay", missing.toString(), "--kind", "freeze"))
-                .isEqualTo("loadsmith: --kind freeze: freeze (the whole JVM stopped for the window) is not available yet: "
-                        + "use block or spin");
+        assertThat(failure("arm", "--admin", "http://127.0.0.1:1", "--replay", missing.toString(), "--kind", "stop"))
+                .isEqualTo("loadsmith: --kind must be block, spin or freeze (got stop)");
         assertThat(failure("arm", "--admin", "http://127.0.0.1:1", "--replay", missing.toString()))
                 .isEqualTo("loadsmith: " + missing + ": no such file");
     }

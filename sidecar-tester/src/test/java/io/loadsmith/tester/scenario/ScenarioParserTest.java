@@ -338,7 +338,7 @@ class ScenarioParserTest {
             `target: {url: 'http://h'}\\nstalls: {admin: ['http://a:1', 'http://a:1']}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls.admin[1] lists http://a:1 twice
             `target: {url: 'http://h'}\\nstalls: {admin: []}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls.admin must list at least one admin URL
             `target: {url: 'http://h'}\\nstalls: {admin: ['http://a:1', 'ftp://b']}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls.admin[1] must be an http:// or https:// URL with a host (got "ftp://b")
-            `target: {url: 'http://h'}\\nstalls: {admin: 'http://a', kind: nap}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls.kind must be one of block, spin (got "nap")
+            `target: {url: 'http://h'}\\nstalls: {admin: 'http://a', kind: nap}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls.kind must be one of block, spin, freeze (got "nap")
             `target: {url: 'http://h'}\\nstalls: {admin: 'http://a', duration: 1s, min_gap: 500ms}\\nload: {rate: 1, duration: 1s}\\n` | score.yaml:2: stalls.min_gap must be >= 1s (got 500ms)
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nobjective: -1ms\\n` | score.yaml:3: objective must be a duration like 250ms, 1.5s or 2m (got "-1ms")
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nslos: [p99 > 5ms]\\n` | score.yaml:3: slos[0] "p99 > 5ms" is not an SLO; write it like "p99 < 500ms", "p99:service < 50ms", "max < 2s", "above(10ms) < 1%" or "errors < 0.1%"

@@ -3,6 +3,7 @@ package io.loadsmith.stall.admin;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.loadsmith.stall.control.StallRecord;
+import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.stall.observe.PauseSource;
 import io.loadsmith.stall.observe.PauseWindow;
 
@@ -50,6 +51,10 @@ final class AdminJson {
         out.writeNumberField("end_ns", stall.endNanos());
         out.writeNumberField("held", stall.held());
         out.writeStringField("kind", stall.kind().wireName());
+        if (stall.kind() == StallKind.FREEZE) {
+            out.writeNumberField("start_uncertainty_ns", stall.startUncertaintyNanos());
+            out.writeNumberField("end_uncertainty_ns", stall.endUncertaintyNanos());
+        }
         out.writeEndObject();
     }
 

@@ -36,6 +36,11 @@ final class HealthEndpoint implements Endpoint {
         fields.put("last_run_id", controller.lastRunId());
         fields.put("pid", pid);
         fields.put("pauses", pauseCounts());
+        fields.put("freeze", controller.freezer().status());
+        String freezeFailure = controller.lastFreezeFailure();
+        if (freezeFailure != null) {
+            fields.put("freeze_failure", freezeFailure);
+        }
         try {
             Map<String, Object> details = config.healthDetails().get();
             if (details != null) {

@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -24,7 +25,9 @@ import java.util.concurrent.locks.LockSupport;
  * start with {@link PreciseWait} (park, then spin the last stretch, so a window opens microseconds after
  * its planned start, not a millisecond), opens the window, waits for its end (planned duration after the
  * real start) the same way, and closes it. With {@code burnCoreDuringSpin}, the thread busy-waits through
- * a {@code spin} window, burning one core for it.
+ * a {@code spin} window, burning one core for it. A {@code freeze} window is no gate window: at its start
+ * the thread asks the {@link Freezer} to stop the whole process until the window's end, and records the
+ * edges the freezer measured.
  *
  * <p>{@link #arm} replaces any plan from now (a window in progress ends at once); {@link #disarm} cancels
  * it (likewise); an armed plan expires by itself at its horizon. The most recent {@value #MAX_RECORDS}
@@ -43,10 +46,13 @@ public final class StallController implements AutoCloseable {
     public static final String THREAD_NAME = "loadsmith-stall-controller";
 
     private static final AtomicLong RUN_SEQUENCE = new AtomicLong();
+    private static final Freezer NO_FREEZER = Freezer.refusing("this service has no freezer: freeze windows need the "
+            + "loadsmith agent (docs/replaying-pauses.md)");
 
     private final Clock clock;
     private final StallGate gate;
     private final boolean burnCoreDuringSpin;
+    private final Freezer freezer;
     private final Thread thread;
 
     private final Object lock = new Object();
@@ -54,6 +60,7 @@ public final class StallController implements AutoCloseable {
     private Run run;
     private Entry openEntry;
     private String lastRunId;
+    private String freezeFailure;
     private boolean closed;
 
     // guarded by records (taken after lock, never before it)
@@ -73,9 +80,19 @@ public final class StallController implements AutoCloseable {
      *                           {@code spin} window (one more core burnt, like a co-located CPU hog)
      */
     public StallController(Clock clock, StallGate gate, boolean burnCoreDuringSpin) {
+        this(clock, gate, burnCoreDuringSpin, NO_FREEZER);
+    }
+
+    /** A controller that freezes the process with {@code freezer} in {@code freeze} windows. */
+    public StallController(Clock clock, StallGate gate, Freezer freezer) {
+        this(clock, gate, false, freezer);
+    }
+
+    private StallController(Clock clock, StallGate gate, boolean burnCoreDuringSpin, Freezer freezer) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.gate = Objects.requireNonNull(gate, "gate");
         this.burnCoreDuringSpin = burnCoreDuringSpin;
+        this.freezer = Objects.requireNonNull(freezer, "freezer");
         this.thread = new Thread(this::loop, THREAD_NAME);
         thread.setDaemon(true);
         thread.start();
@@ -91,11 +108,17 @@ public final class StallController implements AutoCloseable {
         return gate;
     }
 
+    /** What stops the process in {@code freeze} windows. */
+    public Freezer freezer() {
+        return freezer;
+    }
+
     /**
      * Arms {@code plan} from now, replacing any armed plan; a window in progress ends at once (and is
      * recorded as ended now).
      *
-     * @throws IllegalStateException if the controller is closed
+     * @throws IllegalStateException if the controller is closed, or the plan freezes and this process cannot
+     *                               (the message says why)
      */
     public ArmResult arm(StallPlan plan) {
         return arm(plan, null);
@@ -107,6 +130,12 @@ public final class StallController implements AutoCloseable {
      */
     public ArmResult arm(StallPlan plan, String runIdOrNull) {
         Objects.requireNonNull(plan, "plan");
+        if (plan.kind() == StallKind.FREEZE && !plan.stalls().isEmpty()) {
+            Optional<String> why = freezer.unavailable();
+            if (why.isPresent()) {
+                throw new IllegalStateException("freeze is not available here: " + why.get());
+            }
+        }
         ArmResult result;
         synchronized (lock) {
             if (closed) {
@@ -200,7 +229,7 @@ public final class StallController implements AutoCloseable {
         synchronized (records) {
             long held = droppedHeld;
             for (Entry entry : records) {
-                held += entry.window.held();
+                held += entry.held();
             }
             return new StallTotals(stallsTotal, stalledNanosTotal, held, dropped);
         }
@@ -280,7 +309,13 @@ public final class StallController implements AutoCloseable {
                     continue; // armed, disarmed or closed meanwhile
                 }
                 switch (step) {
-                    case OPEN -> openNext(current, deadlineNanos);
+                    case OPEN -> {
+                        if (current.plan.kind() == StallKind.FREEZE) {
+                            freezeNext(current, deadlineNanos);
+                        } else {
+                            openNext(current, deadlineNanos);
+                        }
+                    }
                     case CLOSE -> endOpenWindow();
                     case EXPIRE -> run = null;
                     default -> throw new AssertionError(step);
@@ -299,6 +334,33 @@ public final class StallController implements AutoCloseable {
         openEntry = new Entry(planned.index(), plannedStartNanos, startNanos, window, kind, current.id);
     }
 
+    // guarded by lock: the whole process stops, this thread with it, so nobody waits for the lock meanwhile,
+    // and no arm or disarm can come between the stop and its record
+    private void freezeNext(Run current, long plannedStartNanos) {
+        PlannedStall planned = current.plan.stalls().get(current.next);
+        current.next++;
+        Freezer.FreezeEdges edges;
+        try {
+            edges = freezer.freezeUntil(clock.nanoTime() + planned.durationNanos());
+        } catch (RuntimeException e) {
+            freezeFailure = planned.index() + ": " + e.getMessage();
+            run = null; // the rest of the plan would fail alike
+            return;
+        }
+        Entry entry = new Entry(planned.index(), plannedStartNanos, edges.startNanos(), null, StallKind.FREEZE, current.id);
+        entry.endNanos = edges.endNanos();
+        entry.startUncertaintyNanos = edges.startUncertaintyNanos();
+        entry.endUncertaintyNanos = edges.endUncertaintyNanos();
+        record(entry);
+    }
+
+    /** Why the last freeze that failed did ("3: timer_settime failed: errno 22"), or null if none failed. */
+    public String lastFreezeFailure() {
+        synchronized (lock) {
+            return freezeFailure;
+        }
+    }
+
     // guarded by lock
     private void endOpenWindow() {
         Entry entry = openEntry;
@@ -311,6 +373,10 @@ public final class StallController implements AutoCloseable {
         // close that comes late does not make it longer; one that comes early (disarm, arm) cuts it short.
         long nowNanos = clock.nanoTime();
         entry.endNanos = nowNanos - entry.window.endNanos() < 0 ? nowNanos : entry.window.endNanos();
+        record(entry);
+    }
+
+    private void record(Entry entry) {
         synchronized (records) {
             records.addLast(entry);
             stallsTotal++;
@@ -318,7 +384,7 @@ public final class StallController implements AutoCloseable {
             if (records.size() > MAX_RECORDS) {
                 Entry oldest = records.removeFirst();
                 dropped++;
-                droppedHeld += oldest.window.held();
+                droppedHeld += oldest.held();
             }
         }
     }
@@ -344,10 +410,12 @@ public final class StallController implements AutoCloseable {
         final long index;
         final long plannedStartNanos;
         final long startNanos;
-        final GateWindow window;
+        final GateWindow window; // null for a freeze
         final StallKind kind;
         final String runId;
         long endNanos; // set once, under lock, before the entry is published to records
+        long startUncertaintyNanos; // a freeze's, likewise
+        long endUncertaintyNanos;
 
         Entry(long index, long plannedStartNanos, long startNanos, GateWindow window, StallKind kind, String runId) {
             this.index = index;
@@ -358,8 +426,13 @@ public final class StallController implements AutoCloseable {
             this.runId = runId;
         }
 
+        long held() {
+            return window == null ? 0 : window.held();
+        }
+
         StallRecord toRecord() {
-            return new StallRecord(index, plannedStartNanos, startNanos, endNanos, window.held(), kind, runId);
+            return new StallRecord(index, plannedStartNanos, startNanos, endNanos, held(), kind, runId,
+                    startUncertaintyNanos, endUncertaintyNanos);
         }
     }
 }

@@ -2,14 +2,19 @@ package io.loadsmith.stall.plan;
 
 import java.util.Locale;
 
-/** How threads wait during a stall window. */
+/** How a stall window holds the service. */
 public enum StallKind {
     /** Threads that reach the gate park until the window ends; the core stays free. */
     BLOCK,
     /** Threads that reach the gate busy-wait until the window ends, burning CPU. */
-    SPIN;
+    SPIN,
+    /**
+     * The whole process stops for the window (every thread, as {@code SIGSTOP} does), like a long GC pause or
+     * a host that stops the VM; the gate holds nobody. Needs a {@code Freezer} that works on this host.
+     */
+    FREEZE;
 
-    /** The name used in JSON and YAML: {@code block} or {@code spin}. */
+    /** The name used in JSON and YAML: {@code block}, {@code spin} or {@code freeze}. */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -17,7 +22,7 @@ public enum StallKind {
     /**
      * Parses a wire name.
      *
-     * @throws PlanException naming {@code kind} if the text is neither {@code block} nor {@code spin}
+     * @throws PlanException naming {@code kind} if the text is not {@code block}, {@code spin} or {@code freeze}
      */
     public static StallKind fromWireName(String text) {
         for (StallKind kind : values()) {
@@ -25,6 +30,6 @@ public enum StallKind {
                 return kind;
             }
         }
-        throw new PlanException("kind", "must be block or spin (got " + text + ")");
+        throw new PlanException("kind", "must be block, spin or freeze (got " + text + ")");
     }
 }

@@ -140,6 +140,7 @@ class StallPlanTest {
     @Test
     void stall_kinds_parse_from_their_wire_names() {
         assertThat(StallKind.fromWireName("spin")).isEqualTo(StallKind.SPIN);
-        assertThatThrownBy(() -> StallKind.fromWireName("nap")).hasMessage("kind: must be block or spin (got nap)");
+        assertThat(StallKind.fromWireName("freeze")).isEqualTo(StallKind.FREEZE);
+        assertThatThrownBy(() -> StallKind.fromWireName("nap")).hasMessage("kind: must be block, spin or freeze (got nap)");
     }
 }

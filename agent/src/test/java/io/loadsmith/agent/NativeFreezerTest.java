@@ -1,0 +1,26 @@
+package io.loadsmith.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** Where the agent's freezer refuses before loading anything; the freeze itself is FreezeIT's, in a child JVM. */
+class NativeFreezerTest {
+
+    @Test
+    void only_linux_on_x86_64_or_aarch64_can_freeze_and_the_others_say_why() {
+        assertThat(NativeFreezer.staticRefusal("Linux", "amd64")).isNull();
+        assertThat(NativeFreezer.staticRefusal("Linux", "aarch64")).isNull();
+        assertThat(NativeFreezer.staticRefusal("Mac OS X", "aarch64"))
+                .isEqualTo("freeze needs Linux (SIGSTOP and a CLOCK_MONOTONIC timer whose signal is SIGCONT); this is Mac OS X");
+        assertThat(NativeFreezer.staticRefusal("Linux", "ppc64le"))
+                .isEqualTo("freeze knows the signal numbers of x86-64 and AArch64 Linux only; this is ppc64le");
+    }
+
+    @Test
+    void health_says_it_loads_on_the_first_freeze_plan_and_nothing_is_loaded_before() {
+        NativeFreezer freezer = new NativeFreezer();
+        assertThat(freezer.status()).isIn("loads on the first freeze plan",
+                NativeFreezer.staticRefusal(System.getProperty("os.name"), System.getProperty("os.arch")));
+    }
+}

@@ -1,0 +1,157 @@
+package io.loadsmith.tester.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.loadsmith.tester.experiment.ServiceProcess;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Production's pauses replayed in staging, end to end with two real services and their agents: pauses made at
+ * known moments on the first (two {@code kill -STOP}/{@code -CONT} brackets and a {@code jcmd GC.run}) are
+ * recorded into a profile by {@code loadsmith pauses record}; the profile is replayed with {@code kind: freeze}
+ * under an open loop on the second; its windows keep the profile's offsets (one from the other) and lengths
+ * within 2 ms, and {@code loadsmith verify} agrees with every per-stall count.
+ */
+class FreezeReplayIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long MS = 1_000_000L;
+    /** The stops made on the first service: when (ms after the recording began) and how long, in ms. */
+    private static final long[][] STOPS = {{1_000, 150}, {2_600, 80}};
+    private static final long GC_AT_MS = 2_000;
+
+    @Test
+    void pauses_recorded_from_one_service_replay_as_freezes_on_another_within_2_ms(@TempDir Path dir) throws Exception {
+        Path root = ServiceProcess.findRoot(Path.of(""));
+        ServiceProcess.Jars jars = ServiceProcess.Jars.under(root);
+        assertThat(jars.missing()).as("jars the test needs").isNull();
+        Path profile = dir.resolve("profile.json");
+        long[] madeStartNanos = new long[STOPS.length];
+        try (ServiceProcess production = ServiceProcess.start(jars, 4, List.of(), dir.resolve("production.log"), 180,
+                "observe=always")) {
+            StringWriter said = new StringWriter();
+            long begun = System.nanoTime();
+            CompletableFuture<Integer> recording = CompletableFuture.supplyAsync(() -> cli(said).execute("pauses",
+                    "record", "--admin", production.admin().base().toString(), "--for", "4s", "--every", "500ms",
+                    "--out", profile.toString()));
+            for (int i = 0; i < STOPS.length; i++) {
+                if (i == 1) {
+                    at(begun + GC_AT_MS * MS);
+                    assertThat(command("jcmd", Long.toString(production.pid()), "GC.run")).isZero();
+                }
+                at(begun + STOPS[i][0] * MS);
+                madeStartNanos[i] = System.nanoTime();
+                assertThat(command("kill", "-STOP", Long.toString(production.pid()))).isZero();
+                at(madeStartNanos[i] + STOPS[i][1] * MS);
+                assertThat(command("kill", "-CONT", Long.toString(production.pid()))).isZero();
+            }
+            assertThat(recording.get(60, TimeUnit.SECONDS)).as("pauses record: %s", said).isEqualTo(ExitCodes.OK);
+        }
+
+        List<JsonNode> made = madePauses(JSON.readTree(profile.toFile()));
+        assertThat(made.get(1).get("offset_ms").asDouble() - made.get(0).get("offset_ms").asDouble())
+                .as("the stops' distance in the profile").isCloseTo((madeStartNanos[1] - madeStartNanos[0]) / 1e6, within(10.0));
+
+        JsonNode run = replayAsFreezes(root, jars, dir, profile);
+        JsonNode rows = run.get("stalls");
+        JsonNode first = rows.get(0);
+        int stopsSeen = 0;
+        for (JsonNode row : rows) {
+            JsonNode replayed = row.get("replayed");
+            double startMs = (row.get("start_ns").asLong() - first.get("start_ns").asLong()) / 1e6;
+            double lengthMs = (row.get("end_ns").asLong() - row.get("start_ns").asLong()) / 1e6;
+            String what = "window " + row.get("index") + " replaying " + replayed;
+            System.out.printf("FreezeReplayIT %s: %.3f ms from the first (planned %.3f), %.3f ms long (planned %.3f)%n", what,
+                    startMs, replayed.get("planned_offset_ms").asDouble() - first.at("/replayed/planned_offset_ms").asDouble(),
+                    lengthMs, replayed.get("planned_duration_ms").asDouble());
+            assertThat(startMs).as(what).isCloseTo(replayed.get("planned_offset_ms").asDouble()
+                    - first.at("/replayed/planned_offset_ms").asDouble(), within(2.0));
+            assertThat(lengthMs).as(what).isCloseTo(replayed.get("planned_duration_ms").asDouble(), within(2.0));
+            assertThat(replayed.get("planned_duration_ms").asDouble()).as(what).isEqualTo(replayed.get("duration_ms").asDouble());
+            assertThat(row.get("held").asLong()).as("held by a gate in %s", what).isZero();
+            stopsSeen += made.stream().anyMatch(p -> p.get("offset_ms").asDouble() == replayed.get("offset_ms").asDouble()) ? 1 : 0;
+        }
+        assertThat(stopsSeen).as("the stops made, among the replayed windows").isEqualTo(STOPS.length);
+
+        StringWriter verified = new StringWriter();
+        assertThat(cli(verified).execute("verify", dir.resolve("out").toString())).as("verify: %s", verified)
+                .isEqualTo(ExitCodes.OK);
+        assertThat(verified.toString()).contains("figures agree");
+    }
+
+    /**
+     * The profile's host pauses that are the stops made, in order: each up to 15 ms shorter than its bracket (the
+     * stop lands when its {@code kill} process runs, a few ms after the bracket opens) or 5 ms longer.
+     */
+    private static List<JsonNode> madePauses(JsonNode profile) {
+        List<JsonNode> made = new ArrayList<>();
+        for (long[] stop : STOPS) {
+            for (JsonNode pause : profile.get("pauses")) {
+                double duration = pause.get("duration_ms").asDouble();
+                if (pause.get("source").asText().contains("host") && duration >= stop[1] - 15.0 && duration <= stop[1] + 5.0) {
+                    made.add(pause);
+                    break;
+                }
+            }
+        }
+        assertThat(made).as("host pauses of %s ms in %s", List.of(STOPS[0][1], STOPS[1][1]), profile).hasSize(STOPS.length);
+        return made;
+    }
+
+    /** A 5 s open loop on a second service whose agent replays {@code profile}'s pauses of 20 ms or more as freezes. */
+    private static JsonNode replayAsFreezes(Path root, ServiceProcess.Jars jars, Path dir, Path profile) throws Exception {
+        try (ServiceProcess staging = ServiceProcess.start(jars, 4, List.of(), dir.resolve("staging.log"), 180)) {
+            Path scenario = Files.writeString(dir.resolve("replay.yaml"), """
+                    name: freeze-replay
+                    target: {url: "%s"}
+                    stalls: {admin: "%s", replay: profile.json, min_duration: 20ms, kind: freeze}
+                    load: {model: open, arrivals: constant, rate: 200, duration: 5s, warmup: 200, grace: 1s}
+                    journeys:
+                      - name: score
+                        data: %s
+                        steps:
+                          - request: GET /score/${customer_id}
+                            check: {status: 200}
+                    """.formatted(staging.url(), staging.admin().base(), root.resolve("examples/scenarios/data/customers.csv")));
+            StringWriter said = new StringWriter();
+            int exit = cli(said).execute("run", scenario.toString(), "--out", dir.resolve("out").toString(), "--progress", "none");
+            assertThat(exit).as("run: %s", said).isEqualTo(ExitCodes.OK);
+        }
+        return JSON.readTree(dir.resolve("out/results.json").toFile()).at("/runs/0");
+    }
+
+    private static CommandLine cli(StringWriter said) {
+        CommandLine cmd = Main.commandLine();
+        cmd.setOut(new PrintWriter(said, true));
+        cmd.setErr(new PrintWriter(said, true));
+        return cmd;
+    }
+
+    /** Parks until the monotonic clock reaches {@code nanos}: the moment a pause is to be made, not a wait for a condition. */
+    private static void at(long nanos) {
+        long left;
+        while ((left = nanos - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    private static int command(String... command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
+    }
+}

@@ -1,0 +1,64 @@
+package io.loadsmith.stall.control;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Stops the whole process for a {@code freeze} window and says when it really stopped and went on. The
+ * agent's freezer (docs/replaying-pauses.md) arms a kernel timer on {@code CLOCK_MONOTONIC} whose signal is
+ * {@code SIGCONT}, then sends itself {@code SIGSTOP}: the kernel continues the process at the window's end,
+ * so nothing outside it is needed and it cannot be left stopped.
+ */
+public interface Freezer {
+
+    /**
+     * Why freezing cannot work in this process (not Linux, native calls refused, ...), or empty when it can;
+     * may load what the freezer needs (the controller asks when a freeze plan is armed).
+     */
+    Optional<String> unavailable();
+
+    /** What {@code /health} says of it, without loading anything: "available", "loads on the first freeze" or why not. */
+    default String status() {
+        return unavailable().orElse("available");
+    }
+
+    /**
+     * Stops this process until {@code endNanos} on the controller's clock, which must be {@code System.nanoTime}
+     * ({@code CLOCK_MONOTONIC} on Linux), and returns once it runs again.
+     *
+     * @throws IllegalStateException naming the native call that failed (the process was not stopped)
+     */
+    FreezeEdges freezeUntil(long endNanos);
+
+    /** A freezer that refuses every freeze with {@code reason}. */
+    static Freezer refusing(String reason) {
+        Objects.requireNonNull(reason, "reason");
+        return new Freezer() {
+            @Override
+            public Optional<String> unavailable() {
+                return Optional.of(reason);
+            }
+
+            @Override
+            public FreezeEdges freezeUntil(long endNanos) {
+                throw new IllegalStateException(reason);
+            }
+        };
+    }
+
+    /**
+     * A freeze as it happened: the process stopped between {@code startNanos} and {@code startNanos +
+     * startUncertaintyNanos}, and ran again between {@code endNanos} and {@code endNanos + endUncertaintyNanos}.
+     *
+     * @param startNanos            read just before the process stopped itself
+     * @param endNanos              when the kernel continued the process: the timer's expiry (the kernel wakes
+     *                              every thread in the timer's interrupt), or, when something else continued it
+     *                              first, the moment the freezing thread ran again
+     * @param startUncertaintyNanos how long the stop could have taken to land after {@code startNanos} (the
+     *                              cost of the native call that stops, measured when the freezer was made)
+     * @param endUncertaintyNanos   how long after {@code endNanos} the freezing thread itself ran again: an
+     *                              upper bound of the kernel's lateness (0 when something else ended the freeze)
+     */
+    record FreezeEdges(long startNanos, long endNanos, long startUncertaintyNanos, long endUncertaintyNanos) {
+    }
+}
