@@ -91,10 +91,18 @@ final class NativeFreezer implements Freezer {
             freeze = (LongFunction<long[]>) Class.forName(IMPLEMENTATION, true, loader).getConstructor().newInstance();
             AgentLog.info("freeze: ready (JNA from the agent jar, in a class loader of its own)");
         } catch (Throwable t) { // an UnsatisfiedLinkError, a refused native access, an IOException...
-            Throwable cause = t instanceof java.lang.reflect.InvocationTargetException ite ? ite.getCause() : t;
-            refusal = "freeze cannot load its native calls: " + cause;
+            refusal = "freeze cannot load its native calls: " + rootCause(t);
             AgentLog.warning(refusal);
         }
+    }
+
+    /** The innermost cause: JNA's refusals come wrapped (an ExceptionInInitializerError around the JDK's). */
+    static String rootCause(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.toString();
     }
 
     private static InputStream resource(String name) throws IOException {

@@ -23,4 +23,11 @@ class NativeFreezerTest {
         assertThat(freezer.status()).isIn("loads on the first freeze plan",
                 NativeFreezer.staticRefusal(System.getProperty("os.name"), System.getProperty("os.arch")));
     }
+
+    @Test
+    void a_refusal_names_the_innermost_cause() {
+        Throwable wrapped = new ExceptionInInitializerError(new IllegalCallerException("Illegal native access from: unnamed module"));
+        assertThat(NativeFreezer.rootCause(wrapped))
+                .isEqualTo("java.lang.IllegalCallerException: Illegal native access from: unnamed module");
+    }
 }

@@ -19,14 +19,18 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code kind: freeze} in a real second JVM: the agent stops the whole process for each window and a kernel
  * timer continues it. Seen from outside through {@code /proc} (this test and the service share the host's
  * {@code CLOCK_MONOTONIC}): during a window every thread of the service is stopped, its admin port answers
  * nothing, and the service has no child process; nothing here sends {@code SIGCONT}, so the timer alone ends
- * the window, on time. Then {@code /stalls} serves the windows with edges within 2 ms of the plan.
+ * the window, on time. Then {@code /stalls} serves the windows with edges within 2 ms of the plan. On JDK 17
+ * (the build's) and JDK 25 (/usr/lib/jvm/temurin-25-jdk-amd64; skipped, with that reason, where it is not
+ * installed), where the JDK warns once about JNA's restricted {@code System::load}, at the first freeze plan.
  */
 class FreezeIT {
 
@@ -38,11 +42,14 @@ class FreezeIT {
             + "\"start_ns\":(\\d+),\"end_ns\":(\\d+),\"held\":(\\d+),\"kind\":\"freeze\",\"start_uncertainty_ns\":(\\d+),"
             + "\"end_uncertainty_ns\":(\\d+)");
 
-    @Test
-    void a_freeze_stops_every_thread_and_the_admin_port_and_only_its_timer_continues_the_process() throws Exception {
+    @ParameterizedTest(name = "JDK {0}")
+    @ValueSource(ints = {17, 25})
+    void a_freeze_stops_every_thread_and_the_admin_port_and_only_its_timer_continues_the_process(int jdk) throws Exception {
+        Path javaHome = jdk == 25 ? ChildJvm.JDK25 : ChildJvm.currentJavaHome();
+        Assumptions.assumeTrue(Files.isExecutable(ChildJvm.javaOf(javaHome)), "skipped: no JDK at " + javaHome);
         List<String> jvmArgs = new ArrayList<>(AbstractServerStallIT.baseJvmArgs());
         jvmArgs.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "=admin=127.0.0.1:0,observe=off");
-        try (ChildJvm app = ChildJvm.start(ChildJvm.currentJavaHome(), jvmArgs, List.of(), APP)) {
+        try (ChildJvm app = ChildJvm.start(javaHome, jvmArgs, List.of(), APP)) {
             app.appPort();
             Admin admin = new Admin(app.adminUrl(), null);
             assertThat(admin.get("/health").body()).contains("\"freeze\":\"loads on the first freeze plan\"");
@@ -70,7 +77,7 @@ class FreezeIT {
                 long[] planned = PLAN[(int) w[0]];
                 String what = String.format("window %d: start %.3f ms late, %.3f ms long (planned %d), uncertainty %d/%d ns",
                         w[0], (w[2] - w[1]) / 1e6, (w[3] - w[2]) / 1e6, planned[1], w[5], w[6]);
-                System.out.println("FreezeIT " + what);
+                System.out.println("FreezeIT JDK " + jdk + " " + what);
                 assertThat(w[1]).as(what).isEqualTo(armedAt + planned[0] * MS);
                 assertThat(w[2] - w[1]).as(what).isBetween(0L, 2 * MS);
                 assertThat(w[3] - w[2] - planned[1] * MS).as(what).isBetween(-2 * MS, 2 * MS);
@@ -78,6 +85,9 @@ class FreezeIT {
                 assertThat(w[5]).as(what).isBetween(1L, MS);
             }
             assertThat(admin.get("/health").body()).contains("\"freeze\":\"available\"").doesNotContain("freeze_failure");
+            if (jdk == 25) {
+                assertThat(app.stderrLines()).anyMatch(line -> line.contains("System::load has been called by com.sun.jna.Native"));
+            }
         }
     }
 
