@@ -2,9 +2,10 @@
 # How precise a freeze window's edges are (docs/replaying-pauses.md, "What freeze does"), for the two designs
 # the agent could take, one after the other on the same service (the reference scoring service, 4 threads,
 # the agent with observe=off, warmed with 500 requests):
-#   timer  - the agent's own: a CLOCK_MONOTONIC timer whose signal is SIGCONT, then SIGSTOP to itself. Each
-#            window's start lateness (real start - planned start), length error (end - start - planned length)
-#            and end uncertainty (how long after the timer's expiry the freezing thread ran) from GET /stalls.
+#   timer  - the agent's own: two CLOCK_MONOTONIC timers, SIGSTOP at the start and SIGCONT at the end, both
+#            set 20 ms ahead. Each window's start lateness (real start - planned start), length error (end -
+#            start - planned length) and end uncertainty (how long after the timer's expiry the freezing thread
+#            ran) from GET /stalls.
 #   helper - a process outside the service that sends SIGSTOP at the start and SIGCONT at the end (this
 #            script's python, parked then spinning to each edge): the lateness of its kill calls against the
 #            edges it aimed at. Its weakness is not measured here: a helper killed mid-window leaves the

@@ -10,12 +10,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.LongFunction;
+import java.util.function.UnaryOperator;
 
 /**
- * The agent's {@link Freezer}: {@code freeze.JnaFreeze} (a kernel timer that sends {@code SIGCONT}, then
- * {@code SIGSTOP} to the process itself) through JNA. JNA cannot be relocated (its native library binds to its
- * package names), so the whole JNA jar ships inside the agent jar and is loaded, with {@code JnaFreeze}, in a
+ * The agent's {@link Freezer}: {@code freeze.JnaFreeze} (two kernel timers that send the process
+ * {@code SIGSTOP} at a window's start and {@code SIGCONT} at its end) through JNA. JNA cannot be relocated
+ * (its native library binds to its package names), so the whole JNA jar ships inside the agent jar and is loaded, with {@code JnaFreeze}, in a
  * class loader of its own whose parent is the platform loader: an app's own JNA, any version, never meets it.
  * Nothing is loaded before the first freeze plan is armed; a failure to load says why, once, and every
  * later freeze arm is refused with the same reason.
@@ -26,7 +26,7 @@ final class NativeFreezer implements Freezer {
     private static final String IMPLEMENTATION = "io.loadsmith.agent.freeze.JnaFreeze";
 
     private final String staticRefusal;
-    private LongFunction<long[]> freeze; // guarded by this
+    private UnaryOperator<long[]> freeze; // guarded by this
     private String refusal; // guarded by this; set once loading failed
 
     NativeFreezer() {
@@ -67,15 +67,15 @@ final class NativeFreezer implements Freezer {
     }
 
     @Override
-    public FreezeEdges freezeUntil(long endNanos) {
-        LongFunction<long[]> loaded;
+    public FreezeEdges freeze(long startNanos, long endNanos) {
+        UnaryOperator<long[]> loaded;
         synchronized (this) {
             loaded = freeze;
         }
         if (loaded == null) {
             throw new IllegalStateException(unavailable().orElse("the freezer is not loaded"));
         }
-        long[] edges = loaded.apply(endNanos);
+        long[] edges = loaded.apply(new long[] {startNanos, endNanos});
         return new FreezeEdges(edges[0], edges[1], edges[2], edges[3]);
     }
 
@@ -88,7 +88,7 @@ final class NativeFreezer implements Freezer {
                 Files.copy(in, jar, StandardCopyOption.REPLACE_EXISTING);
             }
             ClassLoader loader = new IsolatedLoader(jar.toUri().toURL());
-            freeze = (LongFunction<long[]>) Class.forName(IMPLEMENTATION, true, loader).getConstructor().newInstance();
+            freeze = (UnaryOperator<long[]>) Class.forName(IMPLEMENTATION, true, loader).getConstructor().newInstance();
             AgentLog.info("freeze: ready (JNA from the agent jar, in a class loader of its own)");
         } catch (Throwable t) { // an UnsatisfiedLinkError, a refused native access, an IOException...
             refusal = "freeze cannot load its native calls: " + rootCause(t);

@@ -6,31 +6,34 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import java.util.Arrays;
-import java.util.function.LongFunction;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.UnaryOperator;
 
 /**
- * Stops this whole process until a moment on {@code CLOCK_MONOTONIC}, and lets the kernel continue it: a
- * POSIX timer on {@code CLOCK_MONOTONIC} whose signal is {@code SIGCONT} is set to that moment, then the
- * calling thread sends itself {@code SIGSTOP} ({@code raise}), which stops every thread of the process. The
- * kernel continues a stopped process when {@code SIGCONT} is generated for it, so nothing outside the process
- * is needed, and nothing can leave it stopped: the timer goes on firing every {@value #REPEAT_NANOS} ns until
- * the thread that stopped runs again and disarms it (a {@code SIGCONT} that came before the stop, when the
- * end had already passed, is followed by another).
+ * Stops this whole process between two moments on {@code CLOCK_MONOTONIC}, both kept by the kernel: two POSIX
+ * timers on {@code CLOCK_MONOTONIC}, one whose signal is {@code SIGCONT} set to the end, then one whose signal
+ * is {@code SIGSTOP} set to the start. At the start the kernel generates {@code SIGSTOP} for the process, which
+ * stops every thread (a running one at once, through an interrupt); at the end it generates {@code SIGCONT},
+ * which continues it. Neither edge waits for a thread of the JVM to be scheduled, so a busy box does not make a
+ * window late, and nothing outside the process is needed.
  *
- * <p>The stop is sent to the calling thread, not to the process ({@code kill(getpid())}): the kernel hands a
- * process-directed signal to the main thread, so {@code kill} returns before the process stops, and the
- * thread would disarm the timer before the stop lands, leaving the process stopped for good (seen on Linux
- * 6.18). A thread-directed stop is taken by the caller on its way out of the call: when {@code raise}
- * returns, the process has stopped and gone on.
+ * <p>Nothing can leave the process stopped: the continue timer is set before the stop timer and goes on firing
+ * every {@value #REPEAT_NANOS} ns until the freezing thread has run again and disarmed it, and the stop timer is
+ * disarmed first (a stop it generated meanwhile lands before the disarm of the continue timer can run); a
+ * freeze whose stop was not seen leaves the continue timer firing once a second.
+ *
+ * <p>The freezing thread parks until just before the start, then reads the clock in a loop: the read before the
+ * gap that the stop makes is the last moment it ran (when that is after the start, the stop landed later), and
+ * the read after it the first moment it ran again. A loop that reaches the end without such a gap means the
+ * process did not stop, which is an error.
  *
  * <p>Loaded only in a class loader of its own (with JNA, by the agent's {@code NativeFreezer}), so it names
- * nothing of the agent: it is a {@code LongFunction} from the end to {@code {start, end, start uncertainty,
- * end uncertainty}} in nanoseconds of {@code System.nanoTime}, which is {@code CLOCK_MONOTONIC} on Linux (the
- * fields of the stall-service's {@code Freezer.FreezeEdges}).
- * Linux on x86-64 or AArch64 only (the signal numbers and {@code struct sigevent}'s layout are theirs).
- * One freeze at a time (the stall controller's thread).
+ * nothing of the agent: it maps {@code {start, end}} to {@code {start, end, start uncertainty, end uncertainty}},
+ * in nanoseconds of {@code System.nanoTime}, which is {@code CLOCK_MONOTONIC} on Linux (the fields of the
+ * stall-service's {@code Freezer.FreezeEdges}). Linux on x86-64 or AArch64 only (the signal numbers and
+ * {@code struct sigevent}'s layout are theirs). One freeze at a time (the stall controller's thread).
  */
-public final class JnaFreeze implements LongFunction<long[]> {
+public final class JnaFreeze implements UnaryOperator<long[]> {
 
     private static final int CLOCK_MONOTONIC = 1;
     private static final int SIGEV_SIGNAL = 0;
@@ -40,19 +43,27 @@ public final class JnaFreeze implements LongFunction<long[]> {
     private static final int SIGEVENT_BYTES = 64;
     private static final int SIGEV_SIGNO_OFFSET = 8;
     private static final int SIGEV_NOTIFY_OFFSET = 12;
-    /** The timer fires again this often until disarmed, so a lost race cannot leave the process stopped. */
+    /** The continue timer fires again this often until disarmed, so a lost race cannot leave the process stopped. */
     static final long REPEAT_NANOS = 2_000_000;
+    /** The freezing thread reads the clock in a loop from this long before the start (a park returns late). */
+    private static final long SPIN_NANOS = 200_000;
+    /**
+     * A gap in the thread's reads of the clock longer than this (or half the window, when shorter) that ends
+     * after the start is the stop: before the start the thread may miss the clock for longer (a park that
+     * returns late, a preemption), but once the stop timer has fired it runs no more until continued.
+     */
+    private static final long GAP_NANOS = 100_000;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     private final Function timerSettime;
-    private final Function raise;
-    private final Pointer timer;
-    private final Memory arm = new Memory(32);
+    private final Pointer continueTimer;
+    private final Pointer stopTimer;
+    private final Memory setting = new Memory(32);
     private final Memory disarm = new Memory(32);
-    private final long stopCallNanos;
+    private final long clockReadNanos;
 
     /**
-     * Creates the timer (once: every freeze re-arms it).
+     * Creates the two timers (once: every freeze sets them again).
      *
      * @throws IllegalStateException naming the native call that failed, with its errno
      */
@@ -60,51 +71,89 @@ public final class JnaFreeze implements LongFunction<long[]> {
         NativeLibrary libc = NativeLibrary.getInstance("c");
         Function timerCreate = function(libc, "timer_create");
         timerSettime = function(libc, "timer_settime");
-        raise = libc.getFunction("raise");
-        Memory event = new Memory(SIGEVENT_BYTES);
-        event.clear();
-        event.setInt(SIGEV_SIGNO_OFFSET, SIGCONT);
-        event.setInt(SIGEV_NOTIFY_OFFSET, SIGEV_SIGNAL);
-        Memory id = new Memory(Native.POINTER_SIZE);
-        id.clear();
-        check(timerCreate.invokeInt(new Object[] {CLOCK_MONOTONIC, event, id}), "timer_create(CLOCK_MONOTONIC, SIGCONT)");
-        timer = id.getPointer(0);
+        continueTimer = timer(timerCreate, SIGCONT, "SIGCONT");
+        stopTimer = timer(timerCreate, SIGSTOP, "SIGSTOP");
         disarm.clear();
-        arm.clear();
-        stopCallNanos = stopCallNanos();
+        clockReadNanos = clockReadNanos();
     }
 
     @Override
-    public long[] apply(long endNanos) {
-        arm.setLong(0, REPEAT_NANOS / NANOS_PER_SECOND);
-        arm.setLong(8, REPEAT_NANOS % NANOS_PER_SECOND);
-        arm.setLong(16, Math.floorDiv(endNanos, NANOS_PER_SECOND));
-        arm.setLong(24, Math.floorMod(endNanos, NANOS_PER_SECOND));
-        check(timerSettime.invokeInt(new Object[] {timer, TIMER_ABSTIME, arm, null}), "timer_settime");
-        long start = System.nanoTime();
-        int stopped = raise.invokeInt(new Object[] {SIGSTOP});
-        long end = System.nanoTime();
-        int disarmed = timerSettime.invokeInt(new Object[] {timer, 0, disarm, null});
-        check(stopped, "raise(SIGSTOP)");
-        check(disarmed, "timer_settime (disarm)");
+    public long[] apply(long[] window) {
+        long start = window[0];
+        long end = window[1];
+        set(continueTimer, end, REPEAT_NANOS, "timer_settime (SIGCONT at the end)");
+        try {
+            set(stopTimer, start, 0, "timer_settime (SIGSTOP at the start)");
+        } catch (IllegalStateException e) {
+            settime(continueTimer, disarm);
+            throw e;
+        }
+        long gap = Math.min(GAP_NANOS, (end - start) / 2);
+        long before = System.nanoTime();
+        long after;
+        while (true) { // parks while the start is far, then reads the clock until the stop's gap has passed
+            if (start - SPIN_NANOS - before > 0) {
+                LockSupport.parkNanos(start - SPIN_NANOS - before);
+            }
+            after = System.nanoTime();
+            if ((after - start > gap && after - before > gap) || after - end >= 0) {
+                break;
+            }
+            before = after;
+        }
+        int stopDisarmed = settime(stopTimer, disarm);
+        if (after - before <= gap) { // a stop may still land: keep a slow continue behind it
+            set(continueTimer, System.nanoTime() + NANOS_PER_SECOND, NANOS_PER_SECOND, "timer_settime (SIGCONT backstop)");
+            throw new IllegalStateException("the process did not stop: its stop timer was set, and the freezing thread "
+                    + "ran on to the window's end");
+        }
+        int continueDisarmed = settime(continueTimer, disarm);
+        check(stopDisarmed, "timer_settime (disarm SIGSTOP)");
+        check(continueDisarmed, "timer_settime (disarm SIGCONT)");
+        long stoppedAt = before - start > 0 ? before : start; // seen running after the start: stopped after that
         // The kernel continues every thread when the timer expires (in its interrupt, however busy the CPUs):
         // that is the window's end. This thread may run later than the others; how much later is the bound.
-        if (end - endNanos < 0) { // something else sent SIGCONT first: ended before the timer, at most now
-            return new long[] {start, end, stopCallNanos, 0};
+        if (after - end < 0) { // something else sent SIGCONT first: ended before the timer, at most now
+            return new long[] {stoppedAt, after, clockReadNanos, 0};
         }
-        return new long[] {start, endNanos, stopCallNanos, end - endNanos};
+        return new long[] {stoppedAt, end, clockReadNanos, after - end};
     }
 
-    /** The median cost of the stopping call with nothing to send ({@code raise(0)}): the start edge's uncertainty. */
-    private long stopCallNanos() {
-        long[] costs = new long[15];
-        for (int i = 0; i < costs.length; i++) {
-            long t0 = System.nanoTime();
-            check(raise.invokeInt(new Object[] {0}), "raise(0)");
-            costs[i] = System.nanoTime() - t0;
+    private Pointer timer(Function timerCreate, int signal, String name) {
+        Memory event = new Memory(SIGEVENT_BYTES);
+        event.clear();
+        event.setInt(SIGEV_SIGNO_OFFSET, signal);
+        event.setInt(SIGEV_NOTIFY_OFFSET, SIGEV_SIGNAL);
+        Memory id = new Memory(Native.POINTER_SIZE);
+        id.clear();
+        check(timerCreate.invokeInt(new Object[] {CLOCK_MONOTONIC, event, id}), "timer_create(CLOCK_MONOTONIC, " + name + ")");
+        return id.getPointer(0);
+    }
+
+    /** Sets {@code timer} to expire at {@code atNanos} on CLOCK_MONOTONIC, then every {@code repeatNanos} (0: once). */
+    private void set(Pointer timer, long atNanos, long repeatNanos, String call) {
+        setting.setLong(0, repeatNanos / NANOS_PER_SECOND);
+        setting.setLong(8, repeatNanos % NANOS_PER_SECOND);
+        setting.setLong(16, Math.floorDiv(atNanos, NANOS_PER_SECOND));
+        setting.setLong(24, Math.floorMod(atNanos, NANOS_PER_SECOND));
+        check(timerSettime.invokeInt(new Object[] {timer, TIMER_ABSTIME, setting, null}), call);
+    }
+
+    private int settime(Pointer timer, Memory value) {
+        return timerSettime.invokeInt(new Object[] {timer, 0, value, null});
+    }
+
+    /** The median time between two reads of the clock in a loop: the start edge's uncertainty. */
+    private static long clockReadNanos() {
+        long[] gaps = new long[101];
+        long last = System.nanoTime();
+        for (int i = 0; i < gaps.length; i++) {
+            long now = System.nanoTime();
+            gaps[i] = now - last;
+            last = now;
         }
-        Arrays.sort(costs);
-        return costs[costs.length / 2];
+        Arrays.sort(gaps);
+        return Math.max(1, gaps[gaps.length / 2]);
     }
 
     /** {@code name} from libc, or from librt where an older glibc keeps the timers (before 2.34). */

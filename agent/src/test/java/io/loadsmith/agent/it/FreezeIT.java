@@ -71,8 +71,10 @@ class FreezeIT {
             assertThat((continuedSeen - firstEnd) / 1e6).as("ms from the window's planned end to seeing it run")
                     .isBetween(-1.0, 100.0);
 
-            List<long[]> windows = await("the four windows").atMost(Duration.ofSeconds(10))
-                    .until(() -> windows(admin.get("/stalls").body()), w -> w.size() == PLAN.length);
+            await("the four windows").atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(windows(admin.get("/stalls").body())).as("windows; /health: %s",
+                            admin.get("/health").body()).hasSize(PLAN.length));
+            List<long[]> windows = windows(admin.get("/stalls").body());
             for (long[] w : windows) {
                 long[] planned = PLAN[(int) w[0]];
                 String what = String.format("window %d: start %.3f ms late, %.3f ms long (planned %d), uncertainty %d/%d ns",

@@ -25,9 +25,10 @@ import java.util.concurrent.locks.LockSupport;
  * start with {@link PreciseWait} (park, then spin the last stretch, so a window opens microseconds after
  * its planned start, not a millisecond), opens the window, waits for its end (planned duration after the
  * real start) the same way, and closes it. With {@code burnCoreDuringSpin}, the thread busy-waits through
- * a {@code spin} window, burning one core for it. A {@code freeze} window is no gate window: at its start
- * the thread asks the {@link Freezer} to stop the whole process until the window's end, and records the
- * edges the freezer measured.
+ * a {@code spin} window, burning one core for it. A {@code freeze} window is no gate window: the thread
+ * hands it to the {@link Freezer} {@value #FREEZE_LEAD_NANOS} ns before its planned start (the freezer's
+ * kernel timers stop the process at the start and continue it at the end, so a late wake-up of this thread
+ * does not make the window late), and records the edges the freezer measured.
  *
  * <p>{@link #arm} replaces any plan from now (a window in progress ends at once); {@link #disarm} cancels
  * it (likewise); an armed plan expires by itself at its horizon. The most recent {@value #MAX_RECORDS}
@@ -44,6 +45,13 @@ public final class StallController implements AutoCloseable {
     public static final int PAGE_SIZE = 10_000;
     /** Name of the controller's thread. */
     public static final String THREAD_NAME = "loadsmith-stall-controller";
+
+    /**
+     * How long before its planned start a freeze is handed to the freezer: more than this thread's wake-up is
+     * late on a busy box (2.5 ms seen in a CI run). Meanwhile the lock is held, so an arm or disarm in the last
+     * 20 ms before a freeze waits until it has ended.
+     */
+    static final long FREEZE_LEAD_NANOS = 20_000_000;
 
     private static final AtomicLong RUN_SEQUENCE = new AtomicLong();
     private static final Freezer NO_FREEZER = Freezer.refusing("this service has no freezer: freeze windows need the "
@@ -301,7 +309,9 @@ public final class StallController implements AutoCloseable {
                 continue;
             }
             boolean burn = step == Step.CLOSE && burnCoreDuringSpin && entry.kind == StallKind.SPIN;
-            if (!PreciseWait.until(clock, deadlineNanos, burn ? Long.MAX_VALUE : PreciseWait.DEFAULT_SPIN_NANOS)) {
+            boolean freeze = step == Step.OPEN && current.plan.kind() == StallKind.FREEZE;
+            long wakeNanos = freeze ? deadlineNanos - FREEZE_LEAD_NANOS : deadlineNanos;
+            if (!PreciseWait.until(clock, wakeNanos, burn ? Long.MAX_VALUE : freeze ? 0 : PreciseWait.DEFAULT_SPIN_NANOS)) {
                 continue;
             }
             synchronized (lock) {
@@ -339,9 +349,11 @@ public final class StallController implements AutoCloseable {
     private void freezeNext(Run current, long plannedStartNanos) {
         PlannedStall planned = current.plan.stalls().get(current.next);
         current.next++;
+        long nowNanos = clock.nanoTime();
+        long startNanos = plannedStartNanos - nowNanos > 0 ? plannedStartNanos : nowNanos; // late: from now, as long
         Freezer.FreezeEdges edges;
         try {
-            edges = freezer.freezeUntil(clock.nanoTime() + planned.durationNanos());
+            edges = freezer.freeze(startNanos, startNanos + planned.durationNanos());
         } catch (RuntimeException e) {
             freezeFailure = planned.index() + ": " + e.getMessage();
             run = null; // the rest of the plan would fail alike

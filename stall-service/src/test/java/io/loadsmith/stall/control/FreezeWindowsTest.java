@@ -26,9 +26,9 @@ class FreezeWindowsTest {
     private static final long LATE_WAKE_NANOS = 40_000;
 
     private final ManualClock clock = new ManualClock();
-    private final List<Long> askedEnds = new CopyOnWriteArrayList<>();
+    private final List<long[]> asked = new CopyOnWriteArrayList<>();
 
-    /** Stops "the process" until the end it is given; its own thread runs {@link #LATE_WAKE_NANOS} after it. */
+    /** Stops "the process" from the start to the end it is given; its own thread runs {@link #LATE_WAKE_NANOS} after. */
     private final Freezer stopping = new Freezer() {
         @Override
         public Optional<String> unavailable() {
@@ -36,11 +36,11 @@ class FreezeWindowsTest {
         }
 
         @Override
-        public FreezeEdges freezeUntil(long endNanos) {
-            askedEnds.add(endNanos);
-            long start = clock.nanoTime();
+        public FreezeEdges freeze(long startNanos, long endNanos) {
+            long askedAt = clock.nanoTime();
             clock.set(endNanos + LATE_WAKE_NANOS);
-            return new FreezeEdges(start, endNanos, 3_000, LATE_WAKE_NANOS);
+            asked.add(new long[] {askedAt, startNanos, endNanos}); // after the clock moved: the test moves it next
+            return new FreezeEdges(startNanos, endNanos, 3_000, LATE_WAKE_NANOS);
         }
     };
 
@@ -53,22 +53,31 @@ class FreezeWindowsTest {
     }
 
     @Test
-    void each_window_asks_the_freezer_to_stop_until_its_planned_duration_after_the_real_start_and_keeps_its_edges() {
+    void each_window_is_handed_to_the_freezer_ahead_of_its_planned_start_with_its_planned_edges_and_keeps_its_edges() {
         clock.set(1_000 * MS);
         try (StallController controller = new StallController(clock, new StallGate(), stopping)) {
-            ArmResult armed = controller.arm(freezes(0, 100, 150, 20));
-            await().atMost(Duration.ofSeconds(10)).until(() -> askedEnds.size() == 1);
-            assertThat(askedEnds.get(0)).isEqualTo(1_100 * MS);
-            clock.set(1_150 * MS); // the second window's planned start
-            await().atMost(Duration.ofSeconds(10)).until(() -> controller.stalls(armed.runId(), 0).stalls().size() == 2);
+            ArmResult armed = controller.arm(freezes(0, 100, 150, 20, 300, 30));
+            await().atMost(Duration.ofSeconds(10)).until(() -> asked.size() == 1);
+            assertThat(asked.get(0)).containsExactly(1_000 * MS, 1_000 * MS, 1_100 * MS);
+
+            long handedAt = 1_150 * MS - StallController.FREEZE_LEAD_NANOS + MS; // inside the lead, before the start
+            clock.set(handedAt);
+            await().atMost(Duration.ofSeconds(10)).until(() -> asked.size() == 2);
+            assertThat(asked.get(1)).as("asked at, start, end").containsExactly(handedAt, 1_150 * MS, 1_170 * MS);
+
+            clock.set(1_310 * MS); // the controller ran 10 ms after the third window's planned start
+            await().atMost(Duration.ofSeconds(10)).until(() -> controller.stalls(armed.runId(), 0).stalls().size() == 3);
+            assertThat(asked.get(2)).as("a late freeze starts now and keeps its length")
+                    .containsExactly(1_310 * MS, 1_310 * MS, 1_340 * MS);
 
             List<StallRecord> windows = controller.stalls(armed.runId(), 0).stalls();
             assertThat(windows.get(0)).isEqualTo(new StallRecord(0, 1_000 * MS, 1_000 * MS, 1_100 * MS,
                     0, StallKind.FREEZE, armed.runId(), 3_000, LATE_WAKE_NANOS));
-            assertThat(windows.get(1).plannedStartNanos()).isEqualTo(1_150 * MS);
-            assertThat(windows.get(1).startNanos()).isGreaterThanOrEqualTo(1_150 * MS);
-            assertThat(askedEnds.get(1)).isEqualTo(windows.get(1).startNanos() + 20 * MS);
-            assertThat(controller.totals().stalls()).isEqualTo(2);
+            assertThat(windows.get(1)).isEqualTo(new StallRecord(1, 1_150 * MS, 1_150 * MS, 1_170 * MS,
+                    0, StallKind.FREEZE, armed.runId(), 3_000, LATE_WAKE_NANOS));
+            assertThat(windows.get(2).plannedStartNanos()).isEqualTo(1_300 * MS);
+            assertThat(windows.get(2).startNanos()).isEqualTo(1_310 * MS);
+            assertThat(controller.totals().stalls()).isEqualTo(3);
             assertThat(controller.totals().held()).isZero();
             assertThat(controller.lastFreezeFailure()).isNull();
         }
@@ -98,7 +107,7 @@ class FreezeWindowsTest {
             }
 
             @Override
-            public FreezeEdges freezeUntil(long endNanos) {
+            public FreezeEdges freeze(long startNanos, long endNanos) {
                 throw new IllegalStateException("timer_settime failed: errno 22");
             }
         };
