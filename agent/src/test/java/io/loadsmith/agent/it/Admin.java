@@ -1,5 +1,7 @@
 package io.loadsmith.agent.it;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -10,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** The agent's admin API as a test calls it (JSON read with patterns: the fields are flat numbers). */
 final class Admin {
@@ -114,6 +117,7 @@ final class Admin {
         }
     }
 
+    private static final long MIN_WAIT_NANOS = 1_000_000L;
     private static final long JFR_DELIVERY_NANOS = 2_500_000_000L;
 
     /**
@@ -121,12 +125,12 @@ final class Admin {
      * come later than planned on a busy box), or the empty list at {@code deadlineNanos}.
      */
     List<Window> awaitStalls(long deadlineNanos) throws IOException, InterruptedException {
-        List<Window> windows = stalls();
-        while (windows.isEmpty() && System.nanoTime() - deadlineNanos < 0) {
-            RawHttp.waitUntil(System.nanoTime() + 10_000_000L);
-            windows = stalls();
+        Duration left = Duration.ofNanos(Math.max(MIN_WAIT_NANOS, deadlineNanos - System.nanoTime()));
+        try {
+            return await("a recorded window").atMost(left).pollInterval(Duration.ofMillis(10)).until(this::stalls, w -> !w.isEmpty());
+        } catch (ConditionTimeoutException e) {
+            return stalls(); // the caller's assertion says what it expected of the windows
         }
-        return windows;
     }
 
     /**
@@ -134,16 +138,9 @@ final class Admin {
      * "preparing"}): a JVM's first JFR start (a second of CPU, a {@code RedefineClasses} safepoint) is then not
      * inside the test's window. At most 30 s.
      */
-    void awaitPrepared() throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        String health = get("/health").body();
-        while (health.contains("\"jfr\":\"preparing\"") && System.nanoTime() - deadline < 0) {
-            RawHttp.waitUntil(System.nanoTime() + 50_000_000L);
-            health = get("/health").body();
-        }
-        if (health.contains("\"jfr\":\"preparing\"")) {
-            throw new AssertionError("the observer still prepared JFR 30 s after the first admin call: " + health);
-        }
+    void awaitPrepared() {
+        await("the observer's JFR start ahead of the first run, 30 s after the first admin call").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50)).until(() -> get("/health").body(), h -> !h.contains("\"jfr\":\"preparing\""));
     }
 
     static long number(String json, String field) {

@@ -23,6 +23,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -33,6 +34,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Two replicas of the scored service, each in its own JVM with the agent ({@code trace-header=on}), behind
@@ -150,16 +152,10 @@ class ReplicasIT {
      * before its configured end, so stalls planned after the stop must not be counted as missing.
      */
     private static void stopOnceEachHasStalled(RunControl control, ServiceProcess a, ServiceProcess b) {
-        long deadline = System.nanoTime() + 60_000_000_000L;
         try {
-            while (System.nanoTime() < deadline && !control.finished()) {
-                if (a.admin().stalls(null).size() >= 2 && b.admin().stalls(null).size() >= 2) {
-                    break;
-                }
-                Thread.sleep(50); // poll interval
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
+            await("both agents ran two stalls of the run").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> control.finished()
+                            || (a.admin().stalls(null).size() >= 2 && b.admin().stalls(null).size() >= 2));
         } finally {
             control.stop();
         }
