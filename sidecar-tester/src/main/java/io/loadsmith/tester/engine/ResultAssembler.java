@@ -140,8 +140,6 @@ public final class ResultAssembler {
         RunResult.Builder run = RunResult.builder();
         run.name = spec.name();
         run.tester = tester(spec);
-        run.round = spec.round();
-        run.stall = spec.stall();
         run.seed = spec.seed();
         run.startNs = recorder.startNanos();
         run.endNs = endNanos;

@@ -34,9 +34,6 @@ import java.util.function.Consumer;
  * @param objectiveNanos        requests strictly above this latency are counted, for both latencies
  * @param expectedIntervalNanos closed model: the expected interval of the {@code estimated} view; 0 = measured
  * @param startDelayNanos       from the call to run (or the end of warm-up) to the counted start
- * @param round                 the experiment round the run belongs to (reported, not acted on)
- * @param stall                 whether stalls were armed for this run (reported, not acted on)
- * @param testerPauses          whether a real run observes the tester's own pauses (read by the session layer)
  * @param precisionNanos        how late a send may go after its intended time ({@link #precision(long)})
  * @param shardIndex            this tester's shard ({@link #shard(int, int)}); 0 when unsharded
  * @param shardCount            how many shards the load is split into; 1 when unsharded
@@ -46,9 +43,8 @@ public record TesterSpec(String name, Model model, Arrivals arrivals, double rat
                          double startRatePerSecond, List<Stage> stages, int connections, long paceNanos,
                          OnLate onLate, long durationNanos, long warmupRequests, long warmupNanos,
                          int maxConcurrency, long graceNanos, long seed, long objectiveNanos,
-                         long expectedIntervalNanos, long startDelayNanos, int round, boolean stall,
-                         boolean testerPauses, long precisionNanos, int shardIndex, int shardCount,
-                         long startAtNanos) {
+                         long expectedIntervalNanos, long startDelayNanos, long precisionNanos, int shardIndex,
+                         int shardCount, long startAtNanos) {
 
     public enum Model { OPEN, CLOSED, PACED;
         public String wireName() {
@@ -94,9 +90,6 @@ public record TesterSpec(String name, Model model, Arrivals arrivals, double rat
         long objectiveNanos = 10_000_000L;
         long expectedIntervalNanos;
         long startDelayNanos = 10_000_000L;
-        int round;
-        boolean stall;
-        boolean testerPauses = true;
         long precisionNanos = Scheduler.DEFAULT_PRECISION_NANOS;
         int shardIndex;
         int shardCount = 1;
@@ -127,9 +120,6 @@ public record TesterSpec(String name, Model model, Arrivals arrivals, double rat
             objectiveNanos = s.objectiveNanos;
             expectedIntervalNanos = s.expectedIntervalNanos;
             startDelayNanos = s.startDelayNanos;
-            round = s.round;
-            stall = s.stall;
-            testerPauses = s.testerPauses;
             precisionNanos = s.precisionNanos;
             shardIndex = s.shardIndex;
             shardCount = s.shardCount;
@@ -139,8 +129,8 @@ public record TesterSpec(String name, Model model, Arrivals arrivals, double rat
         TesterSpec build() {
             return new TesterSpec(name, model, arrivals, ratePerSecond, startRatePerSecond, stages, connections,
                     paceNanos, onLate, durationNanos, warmupRequests, warmupNanos, maxConcurrency, graceNanos, seed,
-                    objectiveNanos, expectedIntervalNanos, startDelayNanos, round, stall, testerPauses,
-                    precisionNanos, shardIndex, shardCount, startAtNanos);
+                    objectiveNanos, expectedIntervalNanos, startDelayNanos, precisionNanos, shardIndex, shardCount,
+                    startAtNanos);
         }
     }
 
@@ -262,23 +252,6 @@ public record TesterSpec(String name, Model model, Arrivals arrivals, double rat
     /** Delay between the call to run (or the end of warm-up) and the counted start; default 10 ms. */
     public TesterSpec startDelay(long nanos) {
         return with(c -> c.startDelayNanos = Math.max(0, nanos));
-    }
-
-    public TesterSpec round(int value) {
-        return with(c -> c.round = value);
-    }
-
-    /** Whether stalls were armed for this run (reported, not acted on by the engine). */
-    public TesterSpec stall(boolean value) {
-        return with(c -> c.stall = value);
-    }
-
-    /**
-     * Whether a real run observes the tester's own pauses ({@code tester_pauses}, docs/pauses.md); on by
-     * default. Read by the session layer, not by the engine.
-     */
-    public TesterSpec testerPauses(boolean value) {
-        return with(c -> c.testerPauses = value);
     }
 
     /**

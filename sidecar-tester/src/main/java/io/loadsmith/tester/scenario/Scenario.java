@@ -28,10 +28,12 @@ import java.util.Map;
  * @param journeys       what each arrival does; empty means every request is a GET of target.url
  * @param slos           service level objectives checked after the run
  * @param metrics        where to serve live metrics during the run ({@code metrics:}); null when absent
+ * @param testerPauses   whether a real run observes the tester's own pauses ({@code load.tester_pauses},
+ *                       docs/pauses.md); on by default
  */
 public record Scenario(String name, Path file, String sha256, List<String> overrides, Target target,
                        DeclaredStalls stalls, TesterSpec tester, int connections, List<JourneySpec> journeys,
-                       List<Slo> slos, Metrics metrics) {
+                       List<Slo> slos, Metrics metrics, boolean testerPauses) {
 
     /**
      * The live metrics endpoint of a real run (docs/watching.md): {@code metrics.listen} and
@@ -85,7 +87,7 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
 
     /** The same scenario with its {@code metrics:} replaced (null: none). */
     public Scenario withMetrics(Metrics value) {
-        return new Scenario(name, file, sha256, overrides, target, stalls, tester, connections, journeys, slos, value);
+        return new Scenario(name, file, sha256, overrides, target, stalls, tester, connections, journeys, slos, value, testerPauses);
     }
 
     /**

@@ -137,6 +137,7 @@ public final class ScenarioParser {
         Field loadField = f.required("load");
         Field.Mapping load = loadField.entries(LOAD);
         TesterSpec tester = tester(loadField, load);
+        boolean testerPauses = load.choice("tester_pauses", OnOff.class, OnOff.ON) == OnOff.ON;
         Target target = target(targetField, tester.durationNanos());
         DeclaredStalls stalls = null;
         if (f.has("stalls")) {
@@ -169,7 +170,7 @@ public final class ScenarioParser {
             metrics = metrics(f.get("metrics"));
         }
         return new Scenario(name, file, hash, List.copyOf(overrides), target, stalls, tester,
-                connections(load, tester), List.copyOf(journeys), List.copyOf(slos), metrics);
+                connections(load, tester), List.copyOf(journeys), List.copyOf(slos), metrics, testerPauses);
     }
 
     // ---- sections
@@ -523,9 +524,8 @@ public final class ScenarioParser {
             throw f.get("precision").error("must be <= 1s (how late a send may go; got "
                     + Durations.format(precision) + ")");
         }
-        boolean testerPauses = f.choice("tester_pauses", OnOff.class, OnOff.ON) == OnOff.ON;
         return tester.arrivals(arrivals).maxConcurrency(maxConcurrency).warmupRequests(warmupRequests)
-                .warmupDuration(warmupNanos).grace(grace).seed(seed).testerPauses(testerPauses).precision(precision);
+                .warmupDuration(warmupNanos).grace(grace).seed(seed).precision(precision);
     }
 
     /** Connections of the HTTP client (see {@link Scenario#connections()}). */

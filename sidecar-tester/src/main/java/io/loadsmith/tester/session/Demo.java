@@ -165,7 +165,7 @@ public final class Demo {
             Path runDir = out.resolve("runs").resolve(arm.name());
             StalledRun.StalledResult outcome = StalledRun.real(arm.tester(), requests,
                     TransportOptions.connections(arm.connections()), runDir,
-                    StalledRun.StallOptions.stalled(stalls, bins).withControl(stops.next()));
+                    StallOptions.stalled(stalls, bins).withControl(stops.next()));
             entries.add(new AlignedResults.Entry(runDir, outcome, arm.name()));
         }
         Path file = ResultsWriter.write(out.resolve(ResultsWriter.FILE_NAME), AlignedResults.build(out, entries));

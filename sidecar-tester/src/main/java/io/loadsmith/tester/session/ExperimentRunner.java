@@ -117,7 +117,7 @@ public final class ExperimentRunner {
                     URI url = service != null ? service.url() : null;
                     Scenario scenario = spec.scenario(slot.arm(), seed, url);
                     URI target = scenario.target().url();
-                    TesterSpec tester = scenario.tester().round(round).name(String.format(Locale.ROOT,
+                    TesterSpec tester = scenario.tester().name(String.format(Locale.ROOT,
                             "%s r%d %s", slot.arm().name(), round, slot.stall() ? "stall" : "no-stall"));
                     AgentStalls stalls = slot.stall() ? agentStalls(spec, slot.arm(), service, seed) : null;
                     Path runDir = out.resolve("runs").resolve(String.format(Locale.ROOT, "r%d-%s-%s", round,
@@ -126,7 +126,10 @@ public final class ExperimentRunner {
                             runNumber, slot.arm().name(), slot.stall() ? "on" : "off");
                     console.flush();
                     StalledRun.StalledResult outcome = StalledRun.real(tester, scenario.source(target), scenario.transport(),
-                            runDir, StalledRun.StallOptions.stalled(stalls, bins).withControl(stops.next()));
+                            runDir, StallOptions.stalled(stalls, bins).withControl(stops.next())
+                                    .withTesterPauses(scenario.testerPauses()));
+                    int thisRound = round;
+                    outcome = outcome.withResult(outcome.result().with(b -> b.round = thisRound));
                     if (idle != null && idle.busy()) {
                         outcome = outcome.withResult(outcome.result().withWarnings(List.of(idle.warning())));
                     }

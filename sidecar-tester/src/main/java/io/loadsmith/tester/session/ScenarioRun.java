@@ -158,7 +158,8 @@ public final class ScenarioRun {
         try (OpenTransport http = Transports.open(options);
              AutoCloseable view = live == null ? null : live.start(http.stats(), control.live())) {
             return StalledRun.run(tester, http, scenario.source(url), dir,
-                    StalledRun.StallOptions.stalled(agent).withControl(control).withShared(shared)).withTransport(options, http);
+                    StallOptions.stalled(agent).withControl(control).withShared(shared)
+                            .withTesterPauses(scenario.testerPauses())).withTransport(options, http);
         }
     }
 

@@ -15,7 +15,6 @@ import io.loadsmith.tester.agentclient.ClockOffset;
 import io.loadsmith.tester.agentclient.ClockProbe;
 import io.loadsmith.tester.agentclient.Replicas;
 import io.loadsmith.tester.agentclient.ServerStall;
-import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.align.MissingStalls;
 import io.loadsmith.tester.align.RunAlignment;
 import io.loadsmith.tester.align.StallAlignment;
@@ -67,13 +66,13 @@ import java.util.concurrent.Executors;
  *
  * <p>A real run ({@link #real}, {@link #run}) writes its files off the loops on one daemon thread
  * ({@code loadsmith-writer}), fetches stalls on a thread per agent, and observes the tester's own pauses
- * from before its warm-up to after its end, unless {@link TesterSpec#testerPauses} is off
+ * from before its warm-up to after its end, unless {@link StallOptions#testerPauses} is off
  * ({@code tester_pauses}, {@code requests_met_tester_pause}; docs/pauses.md). A run on a virtual clock
  * ({@link #onVirtualClock}) does all of that on its scheduler's thread, and observes no tester pauses.
  *
  * <pre>{@code
  * StalledRun.StalledResult outcome = StalledRun.real(TesterSpec.closed(1).duration(...), source,
- *         TransportOptions.connections(1), runDir, StalledRun.StallOptions.stalled(stalls));
+ *         TransportOptions.connections(1), runDir, StallOptions.stalled(stalls));
  * outcome.alignment().summary().sentDuringTotal();   // 0 for a closed loop
  * }</pre>
  */
@@ -139,40 +138,6 @@ public final class StalledRun {
         }
     }
 
-    /**
-     * What a run is armed with and how it is stopped.
-     *
-     * @param stalls  the agents to arm and their plan; null for a run without stalls
-     * @param bins    the geometry of the stall-aligned bins (shared by every run that is drawn together)
-     * @param control stops the run early, from any thread
-     * @param shared  the stalls a shard of a split load shares ({@link SharedStalls}); null: not shared
-     */
-    public record StallOptions(AgentStalls stalls, AlignedBins bins, RunControl control, SharedStalls shared) {
-
-        /** A run without stalls. */
-        public static StallOptions unstalled() {
-            return new StallOptions(null, null, new RunControl(), null);
-        }
-
-        /** A run armed with {@code stalls} (null: without stalls), aligned on bins of their length. */
-        public static StallOptions stalled(AgentStalls stalls) {
-            return stalled(stalls, stalls == null ? null : AlignedBins.forStall(stalls.durationNanos()));
-        }
-
-        /** A run armed with {@code stalls} (null: without stalls), aligned on {@code bins}. */
-        public static StallOptions stalled(AgentStalls stalls, AlignedBins bins) {
-            return new StallOptions(stalls, bins, new RunControl(), null);
-        }
-
-        public StallOptions withControl(RunControl value) {
-            return new StallOptions(stalls, bins, value, shared);
-        }
-
-        public StallOptions withShared(SharedStalls value) {
-            return new StallOptions(stalls, bins, control, value);
-        }
-    }
-
     /** Runs against a real service over HTTP, on the transport {@code transport} chooses. */
     public static StalledResult real(TesterSpec tester, RequestSource source, TransportOptions transport, Path runDir,
                                StallOptions options) throws IOException {
@@ -194,7 +159,7 @@ public final class StalledRun {
             thread.setDaemon(true);
             return thread;
         });
-        TesterPauses self = tester.testerPauses() ? TesterPauses.start() : null;
+        TesterPauses self = options.testerPauses() ? TesterPauses.start() : null;
         StalledResult outcome;
         try {
             outcome = run(prepared, http.lanes(), source, runDir, options, new Background(writer, StallFeed.Poller.THREAD, self));
@@ -237,8 +202,7 @@ public final class StalledRun {
     private static StalledResult run(TesterSpec tester, List<Lane> lanes, RequestSource source, Path runDir,
                                StallOptions options, Background side) throws IOException {
         if (options.stalls() == null) {
-            RunResult result = LoadRun.run(tester.stall(false), lanes, source, runDir,
-                    side.engine(RunListener.NONE, options.control()));
+            RunResult result = LoadRun.run(tester, lanes, source, runDir, side.engine(RunListener.NONE, options.control()));
             return new StalledResult(result, ClockOffset.SAME_CLOCK, null, List.of(), null, List.of());
         }
         Clock clock = lanes.get(0).scheduler();
@@ -246,7 +210,8 @@ public final class StalledRun {
         Arming arming = new Arming(agents, options, tester.durationNanos(), clock, side.poller());
         RunResult result;
         try {
-            result = LoadRun.run(tester.stall(true), lanes, source, runDir, side.engine(arming, options.control()));
+            result = LoadRun.run(tester, lanes, source, runDir, side.engine(arming, options.control()))
+                    .with(r -> r.stall = true);
         } catch (IOException | RuntimeException e) {
             agents.forEach(Agent::closeFeed);
             throw e;

@@ -33,8 +33,11 @@ class ResultsWriterTest {
                 StallPlan.explicit(List.of(new PlannedStall(0, 2 * S, 500 * MS)), StallKind.BLOCK));
         RunResult paced = Simulation.run(TesterSpec.paced(2, 50 * MS).duration(5 * S).objective(20 * MS).seed(3),
                 target, null, dir.resolve("paced"));
-        RunResult open = Simulation.run(TesterSpec.open(40).duration(5 * S).objective(20 * MS).seed(3).round(2).stall(true),
-                target, null, dir.resolve("open"));
+        RunResult open = Simulation.run(TesterSpec.open(40).duration(5 * S).objective(20 * MS).seed(3),
+                target, null, dir.resolve("open")).with(r -> {
+                    r.round = 2;
+                    r.stall = true;
+                });
         RunResult.Aligned stalls = new RunResult.Aligned(List.of(new RunResult.StallRow(0, 2 * S, 2 * S + 500 * MS, 3, 0, 0,
                 1, 1, true)), new RunResult.StallTotals(1, 0, 0.05, true, 20, 1, List.of()), 0, 0, 0, "run-1");
         ResultsFile results = ResultsFile.of(List.of(paced, open.withAlignment("", "open", stalls)))

@@ -186,11 +186,11 @@ class ScenarioParserTest {
 
     @Test
     void the_tester_observes_its_own_pauses_unless_load_tester_pauses_is_off() {
-        assertThat(parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\n").tester().testerPauses()).isTrue();
-        assertThat(parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s, tester_pauses: on}\n").tester()
-                .testerPauses()).isTrue();
-        assertThat(parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s, tester_pauses: off}\n").tester()
-                .testerPauses()).isFalse();
+        assertThat(parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s}\n").testerPauses()).isTrue();
+        assertThat(parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s, tester_pauses: on}\n").testerPauses())
+                .isTrue();
+        assertThat(parse("target: {url: 'http://h'}\nload: {rate: 1, duration: 1s, tester_pauses: off}\n").testerPauses())
+                .isFalse();
     }
 
     @Test

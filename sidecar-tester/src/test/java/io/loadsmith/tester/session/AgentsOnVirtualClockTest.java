@@ -61,7 +61,7 @@ class AgentsOnVirtualClockTest {
 
         StalledRun.StalledResult outcome = StalledRun.onVirtualClock(tester, scheduler,
                 new RoundRobin(List.of(serverA, serverB), List.of("sim-a", "sim-b")),
-                RequestSource.get(Simulation.SIMULATED_URI), dir, StalledRun.StallOptions.stalled(stalls));
+                RequestSource.get(Simulation.SIMULATED_URI), dir, StallOptions.stalled(stalls));
         ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME),
                 AlignedResults.build(dir, List.of(new AlignedResults.Entry(dir, outcome, "replicas"))));
 
@@ -140,9 +140,10 @@ class AgentsOnVirtualClockTest {
         int planned = StallPlan.seeded(stalls.spec(8 * S), StallKind.BLOCK).stalls().size();
 
         StalledRun.StalledResult outcome = StalledRun.onVirtualClock(tester, scheduler, server,
-                RequestSource.get(Simulation.SIMULATED_URI), dir, StalledRun.StallOptions.stalled(stalls));
+                RequestSource.get(Simulation.SIMULATED_URI), dir, StallOptions.stalled(stalls));
 
         assertThat(outcome.replicas()).isNull();
+        assertThat(outcome.result().stall()).as("a run armed with stalls says so").isTrue();
         assertThat(outcome.result().replicas()).isNull();
         assertThat(outcome.result().agentLost()).isNull();
         assertThat(outcome.stalls()).hasSize(planned);

@@ -147,7 +147,7 @@ class ExperimentResultsTest {
                 stall ? "stall" : "nostall"));
         List<StallWindow> windows = new ArrayList<>();
         long[] startNanos = new long[1];
-        TesterSpec tester = ARMS.get(arm).duration(2 * S).seed(round).grace(S).round(round).stall(stall)
+        TesterSpec tester = ARMS.get(arm).duration(2 * S).seed(round).grace(S)
                 .name(arm + " r" + round + (stall ? " stall" : " no-stall"));
         RunListener arming = new RunListener() {
             @Override
@@ -162,7 +162,10 @@ class ExperimentResultsTest {
             }
         };
         RunResult result = LoadRun.run(tester, scheduler, server, RequestSource.get(Simulation.SIMULATED_URI), runDir,
-                LoadRun.RunOptions.defaults().withListener(arming));
+                LoadRun.RunOptions.defaults().withListener(arming)).with(r -> {
+                    r.round = round;
+                    r.stall = stall;
+                });
         StalledRun.StalledResult outcome;
         if (stall) {
             RunAlignment alignment = StallAlignment.alignLog(runDir.resolve(RequestLog.FILE_NAME), windows, 2 * S,

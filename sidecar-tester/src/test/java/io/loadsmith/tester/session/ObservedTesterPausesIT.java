@@ -107,9 +107,13 @@ class ObservedTesterPausesIT {
     }
 
     private RunResult run(TesterSpec tester) throws Exception {
+        return run(tester, true);
+    }
+
+    private RunResult run(TesterSpec tester, boolean testerPauses) throws Exception {
         URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
         return StalledRun.real(tester, RequestSource.get(uri), TransportOptions.connections(4), dir,
-                StalledRun.StallOptions.unstalled())
+                StallOptions.unstalled().withTesterPauses(testerPauses))
                 .result();
     }
 
@@ -143,7 +147,7 @@ class ObservedTesterPausesIT {
 
     @Test
     void with_tester_pauses_off_a_run_starts_no_observer_and_lists_none() throws Exception {
-        RunResult result = run(TesterSpec.open(100).duration(S).grace(5 * S).seed(12).testerPauses(false));
+        RunResult result = run(TesterSpec.open(100).duration(S).grace(5 * S).seed(12), false);
 
         assertThat(result.testerPauses()).isNull();
         assertThat(result.requestsMetTesterPause()).isNull();

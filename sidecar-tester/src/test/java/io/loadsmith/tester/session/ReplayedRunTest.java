@@ -52,7 +52,7 @@ class ReplayedRunTest {
         TesterSpec tester = TesterSpec.open(200).duration(3 * S).grace(S).seed(5).startDelay(300 * MS).name("replayed");
 
         StalledRun.StalledResult outcome = StalledRun.onVirtualClock(tester, scheduler, server,
-                RequestSource.get(Simulation.SIMULATED_URI), dir, StalledRun.StallOptions.stalled(stalls));
+                RequestSource.get(Simulation.SIMULATED_URI), dir, StallOptions.stalled(stalls));
         AlignedResults.Entry entry = new AlignedResults.Entry(dir, outcome, "replayed");
         ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), AlignedResults.build(dir, List.of(entry)));
 
@@ -91,7 +91,7 @@ class ReplayedRunTest {
         TesterSpec tester = TesterSpec.open(200).duration(3 * S).grace(S).seed(5).startDelay(0).name("seeded");
 
         StalledRun.StalledResult outcome = StalledRun.onVirtualClock(tester, scheduler, server,
-                RequestSource.get(Simulation.SIMULATED_URI), dir, StalledRun.StallOptions.stalled(stalls));
+                RequestSource.get(Simulation.SIMULATED_URI), dir, StallOptions.stalled(stalls));
         ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME),
                 AlignedResults.build(dir, List.of(new AlignedResults.Entry(dir, outcome, "seeded"))));
 

@@ -133,7 +133,7 @@ class ServicePausesIT {
         gc.start();
         Path runDir = out.resolve("runs").resolve(tester.name());
         StalledRun.StalledResult outcome = StalledRun.real(tester, counting, TransportOptions.connections(connections),
-                runDir, StalledRun.StallOptions.stalled(stalls));
+                runDir, StallOptions.stalled(stalls));
         gc.join(TimeUnit.SECONDS.toMillis(60));
         commands.close();
         assertThat(failure[0]).isNull();

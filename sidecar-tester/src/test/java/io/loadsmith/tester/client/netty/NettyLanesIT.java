@@ -13,6 +13,7 @@ import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.ResultsReader;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.session.StallOptions;
 import io.loadsmith.tester.session.StalledRun;
 import io.loadsmith.tester.transport.OpenTransport;
 import io.loadsmith.tester.transport.TransportOptions;
@@ -59,7 +60,7 @@ class NettyLanesIT {
         };
         try (OpenTransport http = Transports.open(options)) {
             assertThat(http.lanes()).hasSize(2);
-            RunResult result = StalledRun.run(spec, http, source, dir, StalledRun.StallOptions.unstalled())
+            RunResult result = StalledRun.run(spec, http, source, dir, StallOptions.unstalled())
                     .withTransport(options, http).result();
             ResultsWriter.write(dir.resolve(ResultsWriter.FILE_NAME), ResultsFile.of(List.of(result)));
             return result;

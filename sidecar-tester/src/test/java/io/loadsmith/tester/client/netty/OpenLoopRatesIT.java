@@ -13,6 +13,7 @@ import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.record.RequestRecord;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.schedule.Stage;
+import io.loadsmith.tester.session.StallOptions;
 import io.loadsmith.tester.session.StalledRun;
 import io.loadsmith.tester.transport.OpenTransport;
 import io.loadsmith.tester.transport.TransportOptions;
@@ -90,7 +91,7 @@ class OpenLoopRatesIT {
 
     private RunResult run(TesterSpec spec, TransportOptions options) throws Exception {
         try (OpenTransport http = Transports.open(options)) {
-            return StalledRun.run(spec, http, RequestSource.get(server.uri("/")), dir, StalledRun.StallOptions.unstalled())
+            return StalledRun.run(spec, http, RequestSource.get(server.uri("/")), dir, StallOptions.unstalled())
                     .result();
         }
     }
