@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  * GC(3) Pause Young (Normal) (G1 Evacuation Pause) 24M->3M(256M) 3.456ms}, ZGC's {@code y: Pause Mark Start
  * 0.012ms}) gives what the collector did inside one. A pause inside a safepoint becomes one pause with the
  * safepoint's window and the collector's label; either alone is kept as it is. Every other decorated line is
- * read and left; a line without a decoration is counted as unread, with the first few kept.
+ * read and left. A line without a decoration, and a safepoint or pause line of a form not known here (no
+ * total, no duration), is counted as unread, with the first few kept: never dropped unseen.
  */
 public final class GcLogReader {
 
@@ -43,6 +44,8 @@ public final class GcLogReader {
     private static final Pattern SAFEPOINT = Pattern.compile("Safepoint \"([^\"]+)\".*\\bTotal: (\\d+) ns.*");
     private static final Pattern GC_PAUSE = Pattern.compile(
             "(?:GC\\(\\d+\\) )?(?:([yYoO]): )?(Pause .*?)(?: \\d+[KMG]->\\d+[KMG]\\(\\d+[KMG]\\))? (\\d+(?:[.,]\\d+)?)ms");
+    /** A collector's pause line, whatever follows: "GC(3) Pause Young ...", ZGC's "y: Pause Mark Start ...". */
+    private static final Pattern PAUSE_WORD = Pattern.compile("^(?:GC\\(\\d+\\) )?(?:[yYoO]: )?Pause ");
     private static final Pattern COLLECTOR = Pattern.compile("Using (Serial|Parallel|G1|Shenandoah|The Z Garbage Collector)");
 
     private GcLogReader() {
@@ -116,7 +119,9 @@ public final class GcLogReader {
             }
             lastUptimeNanos = Math.max(lastUptimeNanos, uptimeNanos);
             decorated++;
-            message(text.substring(end).trim(), tags.contains("gc") || tags.contains("gc,phases"), uptimeNanos);
+            if (!message(text.substring(end).trim(), tags.contains("gc") || tags.contains("gc,phases"), uptimeNanos)) {
+                unread(text);
+            }
         }
 
         /** The uptime a decoration gives, ns, or -1 when it is another decoration; notes its resolution. */
@@ -147,21 +152,25 @@ public final class GcLogReader {
             resolutionNanos = Math.max(resolutionNanos, resolution);
         }
 
-        void message(String message, boolean gcTag, long uptimeNanos) {
+        /** Reads one decorated line's message; false for a pause or safepoint line whose form it does not know. */
+        boolean message(String message, boolean gcTag, long uptimeNanos) {
             Matcher safepoint = SAFEPOINT.matcher(message);
             if (safepoint.matches()) {
                 long total = Long.parseLong(safepoint.group(2));
                 safepoints.add(new Stop(uptimeNanos - total, uptimeNanos, "safepoint",
                         "Safepoint \"" + safepoint.group(1) + "\""));
-                return;
+                return true;
+            }
+            if (message.startsWith("Safepoint \"")) {
+                return false;
             }
             if (!gcTag) {
-                return;
+                return true;
             }
             Matcher using = COLLECTOR.matcher(message);
             if (using.matches() && collector == null) {
                 collector = using.group(1).equals("The Z Garbage Collector") ? "Z" : using.group(1);
-                return;
+                return true;
             }
             Matcher pause = GC_PAUSE.matcher(message);
             if (pause.matches()) {
@@ -170,7 +179,9 @@ public final class GcLogReader {
                         : Character.toLowerCase(pause.group(1).charAt(0)) == 'y' ? " young" : " old";
                 collections.add(new Stop(uptimeNanos - nanos, uptimeNanos, "gc",
                         (collector == null ? "GC" : collector) + generation + ": " + pause.group(2)));
+                return true;
             }
+            return !PAUSE_WORD.matcher(message).find(); // a collector's pause line in a form not known here
         }
 
         void unread(String text) {

@@ -33,6 +33,8 @@ class FreezeReplayIT {
     /** The stops made on the first service: when (ms after the recording began) and how long, in ms. */
     private static final long[][] STOPS = {{1_000, 150}, {2_600, 80}};
     private static final long GC_AT_MS = 2_000;
+    /** The replay's min_duration: shorter pauses of the profile (safepoints of the idle JVM) are left out. */
+    private static final long MIN_REPLAYED_MS = 20;
 
     @Test
     void pauses_recorded_from_one_service_replay_as_freezes_on_another_within_2_ms(@TempDir Path dir) throws Exception {
@@ -66,6 +68,7 @@ class FreezeReplayIT {
         assertThat(made.get(1).get("offset_ms").asDouble() - made.get(0).get("offset_ms").asDouble())
                 .as("the stops' distance in the profile").isCloseTo((madeStartNanos[1] - madeStartNanos[0]) / 1e6, within(10.0));
 
+        JsonNode collection = diagnosticCollection(JSON.readTree(profile.toFile()));
         JsonNode run = replayAsFreezes(root, jars, dir, profile);
         JsonNode rows = run.get("stalls");
         JsonNode first = rows.get(0);
@@ -86,6 +89,14 @@ class FreezeReplayIT {
             stopsSeen += made.stream().anyMatch(p -> p.get("offset_ms").asDouble() == replayed.get("offset_ms").asDouble()) ? 1 : 0;
         }
         assertThat(stopsSeen).as("the stops made, among the replayed windows").isEqualTo(STOPS.length);
+        boolean collectionReplayed = false;
+        for (JsonNode row : rows) {
+            double from = row.at("/replayed/planned_offset_ms").asDouble(); // a window may merge pauses that touch
+            double offset = collection.get("offset_ms").asDouble();
+            collectionReplayed |= offset >= from && offset < from + row.at("/replayed/planned_duration_ms").asDouble();
+        }
+        assertThat(collectionReplayed).as("the jcmd GC.run collection (%s) among the replayed windows (those of %d ms or more)",
+                collection, MIN_REPLAYED_MS).isEqualTo(collection.get("duration_ms").asDouble() >= MIN_REPLAYED_MS);
 
         StringWriter verified = new StringWriter();
         assertThat(cli(verified).execute("verify", dir.resolve("out").toString())).as("verify: %s", verified)
@@ -112,13 +123,23 @@ class FreezeReplayIT {
         return made;
     }
 
+    /** The profile's pause of the {@code jcmd GC.run} made on the first service: a collection the JVM names after the command. */
+    private static JsonNode diagnosticCollection(JsonNode profile) {
+        for (JsonNode pause : profile.get("pauses")) {
+            if (pause.get("source").asText().equals("gc") && pause.get("label").asText().contains("Diagnostic Command")) {
+                return pause;
+            }
+        }
+        throw new AssertionError("no collection of jcmd GC.run (\"Diagnostic Command\") in " + profile);
+    }
+
     /** A 5 s open loop on a second service whose agent replays {@code profile}'s pauses of 20 ms or more as freezes. */
     private static JsonNode replayAsFreezes(Path root, ServiceProcess.Jars jars, Path dir, Path profile) throws Exception {
         try (ServiceProcess staging = ServiceProcess.start(jars, 4, List.of(), dir.resolve("staging.log"), 180)) {
             Path scenario = Files.writeString(dir.resolve("replay.yaml"), """
                     name: freeze-replay
                     target: {url: "%s"}
-                    stalls: {admin: "%s", replay: profile.json, min_duration: 20ms, kind: freeze}
+                    stalls: {admin: "%s", replay: profile.json, min_duration: %dms, kind: freeze}
                     load: {model: open, arrivals: constant, rate: 200, duration: 5s, warmup: 200, grace: 1s}
                     journeys:
                       - name: score
@@ -126,7 +147,7 @@ class FreezeReplayIT {
                         steps:
                           - request: GET /score/${customer_id}
                             check: {status: 200}
-                    """.formatted(staging.url(), staging.admin().base(), root.resolve("examples/scenarios/data/customers.csv")));
+                    """.formatted(staging.url(), staging.admin().base(), MIN_REPLAYED_MS, root.resolve("examples/scenarios/data/customers.csv")));
             StringWriter said = new StringWriter();
             int exit = cli(said).execute("run", scenario.toString(), "--out", dir.resolve("out").toString(), "--progress", "none");
             assertThat(exit).as("run: %s", said).isEqualTo(ExitCodes.OK);

@@ -81,6 +81,20 @@ class GcLogReaderTest {
     }
 
     @Test
+    void a_pause_or_safepoint_line_of_a_form_not_known_is_counted_unread_not_dropped() throws IOException {
+        PauseProfile profile = read("[0.001s][info][gc] Using G1",
+                "[0.002s][info][gc] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 24M->3M(256M) quickly",
+                "[0.003s][info][gc] y: Pause Mark Start",
+                "[0.004s][info][safepoint] Safepoint \"G1CollectForAllocation\", took a while",
+                "[0.005s][info][gc] GC(2) Concurrent Mark Cycle 1.000ms",
+                "[0.006s][info][gc] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 24M->3M(256M) 3.000ms");
+
+        assertThat(profile.pauses()).hasSize(1);
+        assertThat(profile.unread().lines()).isEqualTo(3);
+        assertThat(profile.unread().first()).extracting(PauseProfile.Line::line).containsExactly(2L, 3L, 4L);
+    }
+
+    @Test
     void two_runs_in_one_file_are_refused_at_the_line_where_the_uptime_goes_back() {
         assertThatThrownBy(() -> read("[5.000s][info][gc] Using G1", "[0.004s][info][gc] Using G1"))
                 .isInstanceOf(ProfileException.class)
