@@ -45,6 +45,8 @@ final class SafepointStream implements AutoCloseable {
     static final String THREAD_NAME = "loadsmith-pause-jfr";
     static final int START_WAIT_MILLIS = 5_000;
     private static final int SYNCS_PER_CALL = 3;
+    /** A call commits up to this many events to get {@value #SYNCS_PER_CALL} tight ones on a busy box. */
+    private static final int MAX_COMMITS_PER_CALL = 32;
     private static final long ABANDONED_AFTER_NANOS = 30_000_000_000L;
     private static final int SYNC_SLOTS = 1024;
     private static final int MAX_PENDING = 1024;
@@ -151,16 +153,23 @@ final class SafepointStream implements AutoCloseable {
     }
 
     /**
-     * Commits {@value #SYNCS_PER_CALL} sync events, each between two clock readings (the mapper keeps the
-     * tight ones). Called by one thread (the sleeper's), never concurrently.
+     * Commits sync events, each between two clock readings, until {@value #SYNCS_PER_CALL} of them are tight
+     * enough for the mapper to keep ({@link TickMapper#ALWAYS_TIGHT_NANOS}), at most
+     * {@value #MAX_COMMITS_PER_CALL}: on a busy box a commit is often preempted, and a call whose samples are
+     * all dropped finalises nothing until the next one (an interval later). Called by one thread (the
+     * sleeper's or the sync thread), never concurrently.
      */
     void sync() {
-        for (int i = 0; i < SYNCS_PER_CALL; i++) {
-            commitSync();
+        int tight = 0;
+        for (int i = 0; i < MAX_COMMITS_PER_CALL && tight < SYNCS_PER_CALL; i++) {
+            if (commitSync() <= TickMapper.ALWAYS_TIGHT_NANOS) {
+                tight++;
+            }
         }
     }
 
-    private void commitSync() {
+    /** Commits one sync event; returns the width of the clock readings around it. */
+    private long commitSync() {
         long seq = SEQUENCE.incrementAndGet();
         SyncEvent event = new SyncEvent();
         event.sequence = seq;
@@ -171,6 +180,7 @@ final class SafepointStream implements AutoCloseable {
         int slot = (int) (seq % SYNC_SLOTS);
         syncAfterNanos.set(slot, afterNanos);
         syncSequences.set(slot, seq);
+        return afterNanos - beforeNanos;
     }
 
     @Override
