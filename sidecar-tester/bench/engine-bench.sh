@@ -8,7 +8,7 @@
 #       (the engine on NettyTransport against HelloServer, started here in another JVM; JAVA_OPTS for the tester)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-./mvnw -B -o -q -pl sidecar-tester -am test-compile dependency:build-classpath \
+./mvnw -B -q -pl sidecar-tester -am test-compile dependency:build-classpath \
     -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test >/dev/null
 cp="sidecar-tester/target/test-classes:sidecar-tester/target/classes:$(cat sidecar-tester/target/bench.classpath)"
 if [[ ${1:-} == transport-alloc ]]; then

@@ -15,7 +15,7 @@ rate=${3:-10000}
 jar=sidecar-tester/target/loadsmith.jar
 [[ -f $jar ]] || { echo "live-metrics.sh: $jar is missing: build it first (./mvnw -B -q -DskipTests package)" >&2; exit 2; }
 command -v prometheus >/dev/null || { echo "live-metrics.sh: prometheus is missing (bash .ci/install-tools)" >&2; exit 2; }
-./mvnw -B -o -q -pl sidecar-tester -am test-compile dependency:build-classpath \
+./mvnw -B -q -pl sidecar-tester -am test-compile dependency:build-classpath \
     -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test >/dev/null
 cp="sidecar-tester/target/test-classes:sidecar-tester/target/classes:$(cat sidecar-tester/target/bench.classpath)"
 work=$(mktemp -d)

@@ -112,12 +112,12 @@ GATLING_POM=sidecar-tester/bench/gatling/pom.xml; GATLING_DIR=sidecar-tester/ben
 GATLING_CP_FILE=$GATLING_DIR/target/gatling.classpath
 if [[ "${SKIP_BUILD:-}" != 1 ]]; then
   echo "# building loadsmith.jar and the test classes (./mvnw package -DskipTests; log: $OUT/build.log)" >&2
-  logged ./mvnw -B -o -q -pl sidecar-tester -am -DskipTests package dependency:build-classpath \
+  logged ./mvnw -B -q -pl sidecar-tester -am -DskipTests package dependency:build-classpath \
       -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test >"$OUT/build.log" 2>&1 \
     || { echo "open-vs-peers.sh: the build failed (see $OUT/build.log)" >&2; exit 2; }
 elif [[ ! -f $TEST_CP_FILE && " $SERVERS " == *" jetty "* ]]; then
   echo "# writing $TEST_CP_FILE (HelloServer's class path; log: $OUT/build.log)" >&2
-  logged ./mvnw -B -o -q -pl sidecar-tester -am dependency:build-classpath \
+  logged ./mvnw -B -q -pl sidecar-tester -am dependency:build-classpath \
       -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test >"$OUT/build.log" 2>&1 \
     || { echo "open-vs-peers.sh: writing the class path failed (see $OUT/build.log)" >&2; exit 2; }
 fi

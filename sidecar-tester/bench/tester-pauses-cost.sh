@@ -14,7 +14,7 @@ duration=${2:-20s}
 rate=${3:-1000}
 jar=sidecar-tester/target/loadsmith.jar
 [[ -f $jar ]] || { echo "tester-pauses-cost.sh: $jar is missing: build it first (./mvnw -B -q -DskipTests package)" >&2; exit 2; }
-./mvnw -B -o -q -pl sidecar-tester -am test-compile dependency:build-classpath \
+./mvnw -B -q -pl sidecar-tester -am test-compile dependency:build-classpath \
     -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test >/dev/null
 cp="sidecar-tester/target/test-classes:sidecar-tester/target/classes:$(cat sidecar-tester/target/bench.classpath)"
 work=$(mktemp -d)

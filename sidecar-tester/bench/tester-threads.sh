@@ -58,7 +58,7 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 JAR=${JAR:-sidecar-tester/target/loadsmith.jar}
 if [[ "${SKIP_BUILD:-}" != 1 ]]; then
   echo "# building loadsmith.jar (./mvnw package -DskipTests)" >&2
-  ./mvnw -B -o -q -pl sidecar-tester -am -DskipTests package >"$OUT/build.log" 2>&1 \
+  ./mvnw -B -q -pl sidecar-tester -am -DskipTests package >"$OUT/build.log" 2>&1 \
     || { echo "tester-threads.sh: the build failed (see $OUT/build.log)" >&2; exit 2; }
 fi
 [[ -f $JAR ]] || { echo "tester-threads.sh: $JAR is missing" >&2; exit 2; }

@@ -51,7 +51,7 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 JAR=sidecar-tester/target/loadsmith.jar
 if [[ "${SKIP_BUILD:-}" != 1 ]]; then
   echo "# building loadsmith.jar and the test classes (./mvnw package -DskipTests)" >&2
-  ./mvnw -B -o -q -pl sidecar-tester -am -DskipTests package dependency:build-classpath \
+  ./mvnw -B -q -pl sidecar-tester -am -DskipTests package dependency:build-classpath \
       -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test >"$OUT/build.log" 2>&1 \
     || { echo "transport-vs-wrk.sh: the build failed (see $OUT/build.log)" >&2; exit 2; }
 fi

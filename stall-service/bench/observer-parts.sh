@@ -20,7 +20,7 @@ out=stall-service/target/observer-parts-bench
 mkdir -p "$out"
 if [[ "${SKIP_BUILD:-}" != 1 ]]; then
   echo "# building stall-service's test classes (./mvnw test-compile)" >&2
-  ./mvnw -B -o -q -pl stall-service test-compile >"$out/build.log" 2>&1 \
+  ./mvnw -B -q -pl stall-service test-compile >"$out/build.log" 2>&1 \
     || { echo "observer-parts.sh: the build failed (see $out/build.log)" >&2; exit 2; }
 fi
 : >"$out/runs.txt"

@@ -16,7 +16,7 @@ out=stall-service/target/tick-spacing-bench
 mkdir -p "$out"
 if [[ "${SKIP_BUILD:-}" != 1 ]]; then
   echo "# building stall-service's test classes (./mvnw test-compile)" >&2
-  ./mvnw -B -o -q -pl stall-service test-compile >"$out/build.log" 2>&1 \
+  ./mvnw -B -q -pl stall-service test-compile >"$out/build.log" 2>&1 \
     || { echo "tick-spacing.sh: the build failed (see $out/build.log)" >&2; exit 2; }
 fi
 exec java -cp "stall-service/target/test-classes:stall-service/target/classes" \
