@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # loadsmith's open loop beside open-model peers on loopback: wrk2 (-R), Gatling 3.13.5 (constantUsersPerSec)
-# and loadsmith at two send precisions (the default, and `precision: 1ms`). It starts its own servers
-# (Debian's nginx with one worker, and HelloServer, a trivial Jetty 12 handler from sidecar-tester's test
+# and loadsmith at the send precisions TOOLS names (by default the default one and `precision: 1ms`). It
+# starts its own servers (Debian's nginx with one worker, and HelloServer, a trivial Jetty 12 handler from sidecar-tester's test
 # classes), checks that each answers 200, and runs the tools one after the other against the same server,
 # ROUNDS rounds: each rate of RATES, then a rate ladder (LADDER) per tool up to the first rung it does not
 # hold on schedule, and wrk -t1 -c16 (closed loop, Debian's wrk) as the reference rate. It prints a table
@@ -21,7 +21,8 @@
 #   CONNECTIONS=64 (wrk2 -c, loadsmith connections; Gatling's shared pool opens what it needs)
 #   WARMUP_S=2 (loadsmith's warm-up)  GATLING_WARMUP_S=5 (Gatling: same rate before its counted window)
 #   CLOSED_S=SECONDS_PER_RUN (wrk -t1 -c16)  SERVER_WARMUP_S=3 (wrk, once per server, before round 1)
-#   TOOLS="wrk2 gatling loadsmith loadsmith-1ms" (a subset runs only those)
+#   TOOLS="wrk2 gatling loadsmith loadsmith-1ms" (a subset runs only those; loadsmith-P runs loadsmith at
+#   `precision: P`, e.g. loadsmith-10us loadsmith-100us loadsmith-250us for the precision curve)
 #   JAVA_OPTS (loadsmith)  GATLING_JAVA_OPTS=-Xmx1g  SKIP_BUILD=1 (use the jar, test classes and Gatling
 #   classes already built; a missing class path is still written)
 # On schedule: achieved >= 0.98 x rate, no error, and: loadsmith nothing dropped and send lateness p99
@@ -317,8 +318,10 @@ def verdict(tool, rate, fig):
             why.append('p99 %s ms' % d.get('p99_ms'))
     print('1' if not why else '0\t' + ', '.join(why))
 
-NAMES = {'wrk2': 'wrk2 -t1 -c%s -R', 'gatling': 'Gatling 3.13.5', 'loadsmith': 'loadsmith (default precision)',
-         'loadsmith-1ms': 'loadsmith (precision: 1ms)'}
+NAMES = {'wrk2': 'wrk2 -t1 -c%s -R', 'gatling': 'Gatling 3.13.5', 'loadsmith': 'loadsmith (default precision)'}
+
+def name(tool):  # loadsmith-P: loadsmith at precision P
+    return NAMES.get(tool) or 'loadsmith (precision: %s)' % tool[len('loadsmith-'):]
 
 def table(raw, servers, rates, tools, rounds, connections, ladder):
     v = defaultdict(dict)      # (server, rate, tool, key) -> {round: value}
@@ -354,7 +357,7 @@ def table(raw, servers, rates, tools, rounds, connections, ladder):
             for t in tools:
                 lat = t.startswith('loadsmith')
                 print('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
-                    s, '{:,}'.format(int(rate)), NAMES[t].replace('%s', connections),
+                    s, '{:,}'.format(int(rate)), name(t).replace('%s', connections),
                     cell(per_round(s, rate, t, 'cpu_us'), g), cell(ratio(s, rate, t), lambda x: '%.2f' % x),
                     cell(per_round(s, rate, t, 'p50_ms'), ms), cell(per_round(s, rate, t, 'p99_ms'), ms),
                     cell(per_round(s, rate, t, 'lateness_p99_ms'), ms) if lat else 'n/a',
@@ -378,7 +381,7 @@ def table(raw, servers, rates, tools, rounds, connections, ladder):
             closed = [f(v[(s, '-', 'wrk', 'closed_rps')].get(r)) for r in range(1, rounds + 1)]
             fr = [f(b) / c if f(b) is not None and c else None for b, c in zip(best, closed)]
             miss = [v[(s, '-', t, 'ladder_miss')].get(r) for r in range(1, rounds + 1)]
-            print('| %s | %s | %s | %s | %s |' % (s, NAMES[t].replace('%s', connections),
+            print('| %s | %s | %s | %s | %s |' % (s, name(t).replace('%s', connections),
                   cell([f(b) for b in best], lambda x: '{:,.0f}'.format(x)), cell(fr, lambda x: '%.2f' % x),
                   '; '.join(m or '-' for m in miss)))
 
@@ -426,10 +429,10 @@ run_gatling() {
     || printf 'achieved\tn/a\n' >"$dir/figures.tsv"
 }
 
-LS_1MS_UNSUPPORTED=""
+LS_PRECISION_UNSUPPORTED=""
 run_loadsmith() { # run_loadsmith RATE DIR [PRECISION]
   local rate=$1 dir=$2 precision=${3:-} opts rc
-  if [[ -n $precision && -n $LS_1MS_UNSUPPORTED ]]; then
+  if [[ -n $precision && -n $LS_PRECISION_UNSUPPORTED ]]; then
     printf 'achieved\tn/a\n' >"$dir/figures.tsv"; return
   fi
   read -r -a opts <<<"$JAVA_OPTS"
@@ -443,8 +446,8 @@ run_loadsmith() { # run_loadsmith RATE DIR [PRECISION]
   fi
   printf 'achieved\tn/a\n' >"$dir/figures.tsv"
   if [[ -n $precision && $rc == 2 ]] && grep -q 'precision' "$dir/loadsmith.log"; then # bad input: the key
-    LS_1MS_UNSUPPORTED=$(grep -m1 'precision' "$dir/loadsmith.log" | sed -e 's/^loadsmith: [^ ]*: //' -e 's/ (known keys.*//')
-    echo "# loadsmith precision: $precision: n/a, this loadsmith refuses the key (exit $rc): $LS_1MS_UNSUPPORTED" >&2
+    LS_PRECISION_UNSUPPORTED=$(grep -m1 'precision' "$dir/loadsmith.log" | sed -e 's/^loadsmith: [^ ]*: //' -e 's/ (known keys.*//')
+    echo "# loadsmith precision: $precision: n/a, this loadsmith refuses the key (exit $rc): $LS_PRECISION_UNSUPPORTED" >&2
   else
     echo "# loadsmith $SERVER $rate/s${precision:+ precision $precision}: no figures, exit $rc: $(tail -n 1 "$dir/loadsmith.log")" >&2
   fi
@@ -470,13 +473,13 @@ measure() {
   local tool=$1 rate=$2 dir=$OUT/$SERVER-r$ROUND-$1-$2
   [[ -f $dir/figures.tsv ]] && return
   mkdir -p "$dir"
-  [[ $tool == loadsmith-1ms && -n $LS_1MS_UNSUPPORTED ]] || echo "# $SERVER round $ROUND: $tool at $rate/s for ${S}s" >&2
+  [[ $tool == loadsmith-* && -n $LS_PRECISION_UNSUPPORTED ]] || echo "# $SERVER round $ROUND: $tool at $rate/s for ${S}s" >&2
   ensure_server
   case "$tool" in
     wrk2) run_wrk2 "$rate" "$dir" ;;
     gatling) run_gatling "$rate" "$dir" ;;
     loadsmith) run_loadsmith "$rate" "$dir" ;;
-    loadsmith-1ms) run_loadsmith "$rate" "$dir" 1ms ;;
+    loadsmith-*) run_loadsmith "$rate" "$dir" "${tool#loadsmith-}" ;;
   esac
   record "$rate" "$tool" "$dir/figures.tsv"
   figures verdict "$tool" "$rate" "$dir/figures.tsv" >"$dir/verdict.txt" 2>/dev/null || echo 'n/a' >"$dir/verdict.txt"
@@ -487,8 +490,10 @@ ACTIVE=""
 for t in $TOOLS; do
   case "$t" in
     wrk2) if [[ -n $WRK2 ]]; then ACTIVE+=" wrk2"; else echo "# wrk2: skipped (no --wrk2 PATH given)" >&2; fi ;;
-    gatling|loadsmith|loadsmith-1ms) ACTIVE+=" $t" ;;
-    *) echo "open-vs-peers.sh: TOOLS takes wrk2, gatling, loadsmith and loadsmith-1ms (got '$t')" >&2; exit 2 ;;
+    gatling|loadsmith) ACTIVE+=" $t" ;;
+    loadsmith-*) [[ ${t#loadsmith-} =~ ^[0-9]+(us|ms)$ ]] || { echo "open-vs-peers.sh: TOOLS: $t: a precision is a number and us or ms (loadsmith-100us)" >&2; exit 2; }
+                 ACTIVE+=" $t" ;;
+    *) echo "open-vs-peers.sh: TOOLS takes wrk2, gatling, loadsmith and loadsmith-PRECISION such as loadsmith-1ms (got '$t')" >&2; exit 2 ;;
   esac
 done
 [[ -n $ACTIVE ]] || { echo "open-vs-peers.sh: no tool to run" >&2; exit 2; }
@@ -521,7 +526,7 @@ for SERVER in $SERVERS; do
           1) best[$t]=$rung ;;
           0) miss[$t]="$rung/s: $why"; climbing=${climbing/ $t / } ;;
           *) best[$t]=n/a; miss[$t]="$rung/s: no figures"; climbing=${climbing/ $t / }
-             [[ $t == loadsmith-1ms && -n $LS_1MS_UNSUPPORTED ]] && miss[$t]="n/a: $LS_1MS_UNSUPPORTED" ;;
+             [[ $t == loadsmith-* && -n $LS_PRECISION_UNSUPPORTED ]] && miss[$t]="n/a: $LS_PRECISION_UNSUPPORTED" ;;
         esac
       done
     done
@@ -541,7 +546,7 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
   echo
   has_tool wrk2 && [[ -z $WRK2 ]] && { echo "# wrk2: skipped (no --wrk2 PATH given)"; echo; }
   figures table "$OUT/raw.tsv" "$SERVERS" "$RATES" "$ACTIVE" "$ROUNDS" "$CONNECTIONS" "$LADDER"
-  [[ -n $LS_1MS_UNSUPPORTED ]] && { echo; echo "loadsmith (precision: 1ms): n/a, the run was refused: $LS_1MS_UNSUPPORTED"; }
+  [[ -n $LS_PRECISION_UNSUPPORTED ]] && { echo; echo "loadsmith (precision: P): n/a, the run was refused: $LS_PRECISION_UNSUPPORTED"; }
   echo
   echo "p50/p99: wrk2 its corrected (Recorded Latency) figures, of the time after its calibration (10 s + 5 ms a connection) in runs longer than that; loadsmith" \
        "latency_ms.corrected (from the intended send); Gatling whole ms from the actual send (service time), of" \
