@@ -19,6 +19,8 @@ final class ObservingPeriod {
     volatile long untilNanos;
     volatile boolean stopped;
     volatile boolean syncRequested;
+    /** Whether this period has committed its first sync events (its own thread only). */
+    private boolean syncedOnce;
     volatile SafepointStream jfr;
 
     private final PauseObserver observer;
@@ -151,8 +153,9 @@ final class ObservingPeriod {
             endDue = ending;
             if (t1 - nextSyncNanos >= 0 || syncRequested) {
                 nextSyncNanos = t1 + settings.syncIntervalNanos();
+                boolean asked = syncRequested;
                 syncRequested = false;
-                sync();
+                sync(asked);
                 synchronized (observer) {
                     attribution.finish(clock.nanoTime(), false, jfr != null);
                 }
@@ -168,8 +171,9 @@ final class ObservingPeriod {
         while (!stopped) {
             long now = clock.nanoTime();
             if (now - nextSyncNanos >= 0 || syncRequested) {
+                boolean asked = syncRequested;
                 syncRequested = false;
-                sync();
+                sync(asked);
                 nextSyncNanos = clock.nanoTime() + settings.syncIntervalNanos();
             }
             // an unpark (requestSync) or a spurious return ends the park early; the loop looks again
@@ -177,13 +181,15 @@ final class ObservingPeriod {
         }
     }
 
-    private void sync() {
+    /** Commits the sync events; {@code asked}: someone waits on them, or they are this period's first. */
+    private void sync(boolean asked) {
         SafepointStream stream = jfr;
         if (stream == null) {
             return;
         }
         try {
-            stream.sync();
+            stream.sync(asked || !syncedOnce);
+            syncedOnce = true;
         } catch (RuntimeException e) {
             ObserverLog.once("jfr-sync", "pause observer: committing a JFR sync event failed", e);
         }

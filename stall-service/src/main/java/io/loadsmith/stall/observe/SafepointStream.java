@@ -45,7 +45,7 @@ final class SafepointStream implements AutoCloseable {
     static final String THREAD_NAME = "loadsmith-pause-jfr";
     static final int START_WAIT_MILLIS = 5_000;
     private static final int SYNCS_PER_CALL = 3;
-    /** A call commits up to this many events to get {@value #SYNCS_PER_CALL} tight ones on a busy box. */
+    /** A call {@code untilTight} commits up to this many events to get {@value #SYNCS_PER_CALL} tight ones. */
     private static final int MAX_COMMITS_PER_CALL = 32;
     private static final long ABANDONED_AFTER_NANOS = 30_000_000_000L;
     private static final int SYNC_SLOTS = 1024;
@@ -153,15 +153,18 @@ final class SafepointStream implements AutoCloseable {
     }
 
     /**
-     * Commits sync events, each between two clock readings, until {@value #SYNCS_PER_CALL} of them are tight
-     * enough for the mapper to keep ({@link TickMapper#ALWAYS_TIGHT_NANOS}), at most
-     * {@value #MAX_COMMITS_PER_CALL}: on a busy box a commit is often preempted, and a call whose samples are
-     * all dropped finalises nothing until the next one (an interval later). Called by one thread (the
-     * sleeper's or the sync thread), never concurrently.
+     * Commits {@value #SYNCS_PER_CALL} sync events, each between two clock readings (the mapper keeps the
+     * tight ones, {@link TickMapper#ALWAYS_TIGHT_NANOS}); with {@code untilTight}, as many as it takes for
+     * that many to be tight, at most {@value #MAX_COMMITS_PER_CALL}: for the first samples of a stream and
+     * those a caller waits on ({@code requestSync}), which on a busy box could otherwise all be preempted,
+     * dropped, and leave nothing finalised until the next interval. The periodic calls keep to
+     * {@value #SYNCS_PER_CALL} commits: more of them each second made the tester's run pause about 95 ms
+     * now and then at 10,000/s (not understood; seen in 12 of 26 runs against 0 of 10). Called by one
+     * thread (the sleeper's or the sync thread), never concurrently.
      */
-    void sync() {
+    void sync(boolean untilTight) {
         int tight = 0;
-        for (int i = 0; i < MAX_COMMITS_PER_CALL && tight < SYNCS_PER_CALL; i++) {
+        for (int i = 0; i < (untilTight ? MAX_COMMITS_PER_CALL : SYNCS_PER_CALL) && tight < SYNCS_PER_CALL; i++) {
             if (commitSync() <= TickMapper.ALWAYS_TIGHT_NANOS) {
                 tight++;
             }
