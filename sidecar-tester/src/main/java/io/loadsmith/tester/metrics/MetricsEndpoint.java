@@ -3,6 +3,8 @@ package io.loadsmith.tester.metrics;
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.tester.record.LiveStats;
 import io.loadsmith.tester.transport.TransportStats;
+import io.prometheus.metrics.config.ExporterHttpServerProperties;
+import io.prometheus.metrics.config.PrometheusProperties;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.exporter.httpserver.HttpErrorHandlingPolicy;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -56,7 +58,11 @@ public final class MetricsEndpoint implements AutoCloseable {
             return t;
         });
         try {
-            server = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort())
+            // uncompressed even when the scraper asks for gzip: gzip doubled a scrape's CPU (0.3-0.5 ms more),
+            // taken beside the send loop, to save a few kB on what is mostly a loopback or in-pod hop
+            PrometheusProperties config = PrometheusProperties.builder().exporterHttpServerProperties(
+                    ExporterHttpServerProperties.builder().preferUncompressedResponse(true).build()).build();
+            server = HTTPServer.builder(config).inetAddress(address.getAddress()).port(address.getPort())
                     .registry(registry).executorService(thread)
                     .errorHandlingPolicy(HttpErrorHandlingPolicy.builder().errorReporter(this::scrapeFailed).build())
                     .buildAndStart();

@@ -66,7 +66,7 @@ class LiveMetricsIT {
                     "--set", "metrics.linger=2s",
                     "--set", "target.url=" + service.url(), "--set", "stalls.admin=" + service.admin().base(),
                     "--set", "stalls.mean_interval=1s", "--set", "stalls.min_gap=300ms",
-                    "--set", "load.rate=100", "--set", "load.duration=4s",
+                    "--set", "load.rate=100", "--set", "load.duration=20s",
                     "--set", "load.warmup=100", "--set", "load.grace=1s"));
 
             // while the run lingers: its final figures, checked by Prometheus's own linter
