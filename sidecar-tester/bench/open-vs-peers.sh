@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # loadsmith's open loop beside open-model peers on loopback: wrk2 (-R), Gatling 3.13.5 (constantUsersPerSec)
 # and loadsmith at the send precisions TOOLS names (by default the default one and `precision: 1ms`). It
-# starts its own servers (Debian's nginx with one worker, and HelloServer, a trivial Jetty 12 handler from sidecar-tester's test
-# classes), checks that each answers 200, and runs the tools one after the other against the same server,
-# ROUNDS rounds: each rate of RATES, then a rate ladder (LADDER) per tool up to the first rung it does not
+# starts its own servers (Debian's nginx with one worker, and HelloServer, a trivial Jetty 12 handler from
+# sidecar-tester's test classes), checks that each answers 200, and runs the tools one after the other
+# against the same server, ROUNDS rounds: each rate of RATES, then a rate ladder (LADDER) per tool up to the first rung it does not
 # hold on schedule, and wrk -t1 -c16 (closed loop, Debian's wrk) as the reference rate. It prints a table
 # (CPU per request, corrected p50/p99, send lateness, achieved rate, CPU / wrk2's from the same round), then
 # the highest rung each tool held; the exact commands are in OUT/commands.txt. Loopback only.
