@@ -157,10 +157,9 @@ final class SafepointStream implements AutoCloseable {
      * tight ones, {@link TickMapper#ALWAYS_TIGHT_NANOS}); with {@code untilTight}, as many as it takes for
      * that many to be tight, at most {@value #MAX_COMMITS_PER_CALL}: for the first samples of a stream and
      * those a caller waits on ({@code requestSync}), which on a busy box could otherwise all be preempted,
-     * dropped, and leave nothing finalised until the next interval. The periodic calls keep to
-     * {@value #SYNCS_PER_CALL} commits: more of them each second made the tester's run pause about 95 ms
-     * now and then at 10,000/s (not understood; seen in 12 of 26 runs against 0 of 10). Called by one
-     * thread (the sleeper's or the sync thread), never concurrently.
+     * dropped, and leave nothing finalised until the next interval. The periodic calls, which nobody waits
+     * on, keep to {@value #SYNCS_PER_CALL} commits. Called by one thread (the sleeper's or the sync thread),
+     * never concurrently.
      */
     void sync(boolean untilTight) {
         int tight = 0;
