@@ -6,7 +6,6 @@ import io.loadsmith.tester.agentclient.AdminException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -25,9 +24,10 @@ import java.util.regex.Pattern;
 
 /**
  * The reference scored service in a child JVM with the loadsmith agent attached, on free loopback ports:
- * {@code java -javaagent:loadsmith-agent.jar=admin=127.0.0.1:APORT -jar scoring-service.jar --port 0 ...}.
- * {@link #start} returns once the service printed its address and the agent's admin API answers
- * {@code /health}. {@link #close} stops it (and a shutdown hook does, if the JVM exits first), so no
+ * {@code java -javaagent:loadsmith-agent.jar=admin=127.0.0.1:0 -jar scoring-service.jar --port 0 ...}. Both
+ * ports are the kernel's choice at bind time and read from the child's log (a port probed free beforehand
+ * can be taken by another process's connection before the child binds it). {@link #start} returns once the
+ * service and the agent printed their addresses and the agent's admin API answers {@code /health}. {@link #close} stops it (and a shutdown hook does, if the JVM exits first), so no
  * process is left behind. The child's output goes to a log file.
  */
 public final class ServiceProcess implements AutoCloseable {
@@ -36,6 +36,7 @@ public final class ServiceProcess implements AutoCloseable {
     private static volatile long shutdownHoldMillis;
 
     private static final Pattern LISTENING = Pattern.compile("scoring-service listening on (http://\\S+)");
+    private static final Pattern ADMIN_LISTENING = Pattern.compile("loadsmith agent: admin API on (http://\\S+)");
 
     private final Process process;
     private final URI url;
@@ -159,12 +160,11 @@ public final class ServiceProcess implements AutoCloseable {
         if (missing != null) {
             throw new IOException(missing);
         }
-        int adminPort = freePort();
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m");
         command.add("-Dsun.net.httpserver.nodelay=true");
-        command.add("-javaagent:" + jars.agent().toAbsolutePath() + "=admin=127.0.0.1:" + adminPort
+        command.add("-javaagent:" + jars.agent().toAbsolutePath() + "=admin=127.0.0.1:0"
                 + (agentOptions.isEmpty() ? "" : "," + agentOptions));
         command.add("-jar");
         command.add(jars.service().toAbsolutePath().toString());
@@ -181,12 +181,18 @@ public final class ServiceProcess implements AutoCloseable {
         }, "loadsmith-stop-service");
         Runtime.getRuntime().addShutdownHook(hook);
         CompletableFuture<URI> address = new CompletableFuture<>();
-        Thread pump = new Thread(() -> pump(process, log, address), "loadsmith-service-log");
+        CompletableFuture<URI> adminAddress = new CompletableFuture<>();
+        Thread pump = new Thread(() -> pump(process, log, address, adminAddress), "loadsmith-service-log");
         pump.setDaemon(true);
         pump.start();
-        AdminClient admin = AdminClient.of(URI.create("http://127.0.0.1:" + adminPort), null);
         try {
             URI url = address.get(timeoutSeconds, TimeUnit.SECONDS);
+            // the agent logs its address in premain, before the service's main prints its own
+            URI adminUrl = adminAddress.getNow(null);
+            if (adminUrl == null) {
+                throw new IOException("the agent printed no \"admin API on\" line before the service started");
+            }
+            AdminClient admin = AdminClient.of(adminUrl, null);
             waitForAdmin(admin, timeoutSeconds);
             return new ServiceProcess(process, url, admin, hook, log);
         } catch (TimeoutException | ExecutionException | IOException e) {
@@ -216,7 +222,7 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    private static void pump(Process process, Path log, CompletableFuture<URI> address) {
+    private static void pump(Process process, Path log, CompletableFuture<URI> address, CompletableFuture<URI> adminAddress) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
              var out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
             String line;
@@ -224,22 +230,23 @@ public final class ServiceProcess implements AutoCloseable {
                 out.write(line);
                 out.newLine();
                 out.flush();
-                Matcher m = LISTENING.matcher(line);
-                if (!address.isDone() && m.find()) {
-                    address.complete(URI.create(m.group(1)));
-                }
+                complete(address, LISTENING, line);
+                complete(adminAddress, ADMIN_LISTENING, line);
             }
         } catch (IOException e) {
             address.completeExceptionally(e);
+            adminAddress.completeExceptionally(e);
         } finally {
             address.completeExceptionally(new IOException("the service's output ended before it printed its address"));
+            adminAddress.completeExceptionally(new IOException(
+                    "the service's output ended before its agent printed the admin API's address"));
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+    private static void complete(CompletableFuture<URI> address, Pattern printed, String line) {
+        Matcher m = printed.matcher(line);
+        if (!address.isDone() && m.find()) {
+            address.complete(URI.create(m.group(1)));
         }
     }
 

@@ -9,7 +9,6 @@ import io.loadsmith.tester.experiment.ServiceProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -44,76 +43,90 @@ class LiveMetricsIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
     private static final Pattern METRIC_NAME = Pattern.compile("\\bloadsmith_[a-z0-9_]+");
+    private static final Pattern PRINTED_METRICS = Pattern.compile("metrics: http://(\\S+)/metrics");
+    private static final Pattern PROMETHEUS_LISTENING = Pattern.compile("msg=\"Listening on\" address=(\\S+)");
 
     @Test
     void prometheus_scrapes_the_tester_and_the_agent_and_agrees_with_the_run_files(@TempDir Path dir) throws Exception {
         Path root = ServiceProcess.findRoot(Path.of(""));
         ServiceProcess.Jars jars = ServiceProcess.Jars.under(root);
         assertThat(jars.missing()).as("jars the test needs").isNull();
-        int metricsPort = freePort();
         Path out = dir.resolve("out");
         StringWriter console = new StringWriter();
         StringWriter errors = new StringWriter();
-        try (ServiceProcess service = ServiceProcess.start(jars, 4, List.of(), dir.resolve("service.log"), 180);
-             Prometheus prometheus = Prometheus.start(dir, List.of("127.0.0.1:" + metricsPort,
-                     service.admin().base().getAuthority()))) {
+        try (ServiceProcess service = ServiceProcess.start(jars, 4, List.of(), dir.resolve("service.log"), 180)) {
             CommandLine cmd = Main.commandLine();
             cmd.setOut(new PrintWriter(console, true));
             cmd.setErr(new PrintWriter(errors, true));
+            // port 0 everywhere: a port probed free beforehand can be taken by another process's connection
+            // before it is bound; Prometheus starts once the run printed where its metrics are
             CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> cmd.execute("run",
                     root.resolve("examples/scenarios/score-with-stalls.yaml").toString(),
-                    "--out", out.toString(), "--progress", "none", "--metrics", "127.0.0.1:" + metricsPort,
+                    "--out", out.toString(), "--progress", "none", "--metrics", "127.0.0.1:0",
                     "--set", "metrics.linger=2s",
                     "--set", "target.url=" + service.url(), "--set", "stalls.admin=" + service.admin().base(),
                     "--set", "stalls.mean_interval=1s", "--set", "stalls.min_gap=300ms",
                     "--set", "load.rate=100", "--set", "load.duration=20s",
                     "--set", "load.warmup=100", "--set", "load.grace=1s"));
+            String metrics = printedMetrics(console, errors, run);
+            try (Prometheus prometheus = Prometheus.start(dir, List.of(metrics, service.admin().base().getAuthority()))) {
+                // while the run lingers: its final figures, checked by Prometheus's own linter
+                Path results = out.resolve("results.json");
+                await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> Files.exists(results) || run.isDone());
+                assertThat(run.isDone() ? run.join() : ExitCodes.OK).as("a run that ended before lingering; errors: %s", errors)
+                        .isEqualTo(ExitCodes.OK);
+                String tester = get(URI.create("http://" + metrics + "/metrics"));
+                String agent = get(service.admin().base().resolve("/metrics"));
+                assertThat(run.get(60, TimeUnit.SECONDS)).as("exit; errors: %s", errors).isEqualTo(ExitCodes.OK);
+                assertThat(promtool(dir, tester)).isEmpty();
+                assertThat(promtool(dir, agent)).isEmpty();
+                assertThat(tester).contains("loadsmith_tester_phase{phase=\"done\"");
+                assertThat(console.toString()).contains("metrics: http://" + metrics + "/metrics");
 
-            // while the run lingers: its final figures, checked by Prometheus's own linter
-            Path results = out.resolve("results.json");
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> Files.exists(results) || run.isDone());
-            assertThat(run.isDone() ? run.join() : ExitCodes.OK).as("a run that ended before lingering; errors: %s", errors)
-                    .isEqualTo(ExitCodes.OK);
-            String tester = get(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"));
-            String agent = get(service.admin().base().resolve("/metrics"));
-            assertThat(run.get(60, TimeUnit.SECONDS)).as("exit; errors: %s", errors).isEqualTo(ExitCodes.OK);
-            assertThat(promtool(dir, tester)).isEmpty();
-            assertThat(promtool(dir, agent)).isEmpty();
-            assertThat(tester).contains("loadsmith_tester_phase{phase=\"done\"");
-            assertThat(console.toString()).contains("metrics: http://127.0.0.1:" + metricsPort + "/metrics");
+                JsonNode runResult = JSON.readTree(results.toFile()).at("/runs/0");
+                long sent = runResult.at("/counts/sent").asLong();
+                int stallRows = runResult.get("stalls").size();
+                assertThat(sent).isPositive();
+                assertThat(stallRows).isPositive();
+                // the last scrapes (during the linger, every second) saw the final counts
+                await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+                    assertThat(prometheus.value("sum(last_over_time(loadsmith_tester_requests_total[5m]))"))
+                            .isEqualTo(sent);
+                    assertThat(prometheus.value("last_over_time(loadsmith_stalls_total[5m])")).isEqualTo(stallRows);
+                    assertThat(prometheus.value("last_over_time(loadsmith_tester_stalls_total[5m])")).isEqualTo(stallRows);
+                });
+                assertThat(prometheus.value("max_over_time(loadsmith_tester_phase{phase=\"counted\"}[5m])")).isEqualTo(1);
+                assertThat(prometheus.value("sum(last_over_time(loadsmith_tester_corrected_latency_seconds_count[5m]))"))
+                        .isEqualTo(runResult.at("/latency_ms/corrected/count").asLong());
 
-            JsonNode runResult = JSON.readTree(results.toFile()).at("/runs/0");
-            long sent = runResult.at("/counts/sent").asLong();
-            int stallRows = runResult.get("stalls").size();
-            assertThat(sent).isPositive();
-            assertThat(stallRows).isPositive();
-            // the last scrapes (during the linger, every second) saw the final counts
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
-                assertThat(prometheus.value("sum(last_over_time(loadsmith_tester_requests_total[5m]))"))
-                        .isEqualTo(sent);
-                assertThat(prometheus.value("last_over_time(loadsmith_stalls_total[5m])")).isEqualTo(stallRows);
-                assertThat(prometheus.value("last_over_time(loadsmith_tester_stalls_total[5m])")).isEqualTo(stallRows);
-            });
-            assertThat(prometheus.value("max_over_time(loadsmith_tester_phase{phase=\"counted\"}[5m])")).isEqualTo(1);
-            assertThat(prometheus.value("sum(last_over_time(loadsmith_tester_corrected_latency_seconds_count[5m]))"))
-                    .isEqualTo(runResult.at("/latency_ms/corrected/count").asLong());
-
-            assertThat(run(null, "promtool", "check", "config", root.resolve("examples/grafana/prometheus.yml").toString()))
-                    .startsWith("exit 0:").contains("SUCCESS");
-            Set<String> scraped = prometheus.metricNames();
-            List<String> queries = dashboardQueries(root.resolve("examples/grafana/loadsmith.json"));
-            assertThat(queries).isNotEmpty();
-            for (String query : queries) {
-                List<String> names = new ArrayList<>();
-                Matcher m = METRIC_NAME.matcher(query);
-                while (m.find()) {
-                    names.add(m.group());
+                assertThat(run(null, "promtool", "check", "config", root.resolve("examples/grafana/prometheus.yml").toString()))
+                        .startsWith("exit 0:").contains("SUCCESS");
+                Set<String> scraped = prometheus.metricNames();
+                List<String> queries = dashboardQueries(root.resolve("examples/grafana/loadsmith.json"));
+                assertThat(queries).isNotEmpty();
+                for (String query : queries) {
+                    List<String> names = new ArrayList<>();
+                    Matcher m = METRIC_NAME.matcher(query);
+                    while (m.find()) {
+                        names.add(m.group());
+                    }
+                    assertThat(names).as("metrics named by %s", query).isNotEmpty();
+                    assertThat(scraped).as("metrics Prometheus scraped, for %s", query).containsAll(names);
                 }
-                assertThat(names).as("metrics named by %s", query).isNotEmpty();
-                assertThat(scraped).as("metrics Prometheus scraped, for %s", query).containsAll(names);
             }
         }
+    }
+
+    /** The {@code HOST:PORT} of the run's metrics endpoint, from the line it prints once it listens. */
+    private static String printedMetrics(StringWriter console, StringWriter errors, CompletableFuture<Integer> run) {
+        Matcher[] printed = new Matcher[1];
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            assertThat(run.isDone()).as("the run ended before it served metrics; errors: %s", errors).isFalse();
+            printed[0] = PRINTED_METRICS.matcher(console.toString());
+            return printed[0].find();
+        });
+        return printed[0].group(1);
     }
 
     /** Every PromQL query of the dashboard: each {@code expr} (panels, annotations) and each query variable's. */
@@ -170,17 +183,10 @@ class LiveMetricsIT {
         return answer.body();
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
     /** Debian's prometheus with a temporary config and storage, scraping {@code targets} every second. */
     private record Prometheus(Process process, URI api) implements AutoCloseable {
 
         static Prometheus start(Path dir, List<String> targets) throws Exception {
-            int port = freePort();
             Path config = dir.resolve("prometheus.yml");
             StringBuilder jobs = new StringBuilder("global: {scrape_interval: 1s, scrape_timeout: 1s}\nscrape_configs:\n");
             jobs.append("  - job_name: loadsmith-tester\n    static_configs: [{targets: ['").append(targets.get(0))
@@ -188,20 +194,20 @@ class LiveMetricsIT {
             jobs.append("  - job_name: loadsmith-agent\n    static_configs: [{targets: ['").append(targets.get(1))
                     .append("']}]\n");
             Files.writeString(config, jobs);
+            Path log = dir.resolve("prometheus.log");
             Process process = new ProcessBuilder("prometheus", "--config.file=" + config,
-                    "--storage.tsdb.path=" + dir.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + port)
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
-            Prometheus prometheus = new Prometheus(process, URI.create("http://127.0.0.1:" + port));
+                    "--storage.tsdb.path=" + dir.resolve("tsdb"), "--web.listen-address=127.0.0.1:0")
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Prometheus prometheus = new Prometheus(process, URI.create("http://" + listeningAddress(process, log)));
             try {
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
                         .until(() -> {
-                            assertThat(process.isAlive()).as("prometheus runs (see %s)", dir.resolve("prometheus.log"))
-                                    .isTrue();
+                            assertThat(process.isAlive()).as("prometheus runs (see %s)", log).isTrue();
                             return HTTP.send(HttpRequest.newBuilder(prometheus.api.resolve("/-/ready")).build(),
                                     HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
                         });
                 // Prometheus starts a new target's scrape loop only at its next reload (every 5 s) and then
-                // after an offset within the interval: a run started at "ready" can end its counted phase unseen
+                // after an offset within the interval: wait for both, so that the run's counted phase is seen
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                         .until(() -> prometheus.value("count(up)") == targets.size());
             } catch (Exception | Error e) {
@@ -209,6 +215,22 @@ class LiveMetricsIT {
                 throw e;
             }
             return prometheus;
+        }
+
+        /** The address it listens on, from its log (port 0: the kernel's choice at bind time). */
+        private static String listeningAddress(Process process, Path log) {
+            Matcher[] listening = new Matcher[1];
+            try {
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                    assertThat(process.isAlive()).as("prometheus runs (see %s)", log).isTrue();
+                    listening[0] = PROMETHEUS_LISTENING.matcher(Files.readString(log));
+                    return listening[0].find();
+                });
+            } catch (RuntimeException | Error e) {
+                process.destroyForcibly();
+                throw e;
+            }
+            return listening[0].group(1);
         }
 
         /** The one value of an instant query, rounded to a whole number; -1 when it has no result. */
