@@ -35,6 +35,12 @@ class FreezeReplayIT {
     private static final long GC_AT_MS = 2_000;
     /** The replay's min_duration: shorter pauses of the profile (safepoints of the idle JVM) are left out. */
     private static final long MIN_REPLAYED_MS = 20;
+    /**
+     * How far the sleeper's window of a stop may be from the stop: it starts up to a park (1 ms) early or late,
+     * and ends when the sleeper wakes after the process goes on, which takes a few ms on a busy box.
+     */
+    private static final double SLEEPER_EARLY_MS = 2.0;
+    private static final double SLEEPER_LATE_MS = 10.0;
 
     @Test
     void pauses_recorded_from_one_service_replay_as_freezes_on_another_within_2_ms(@TempDir Path dir) throws Exception {
@@ -42,7 +48,7 @@ class FreezeReplayIT {
         ServiceProcess.Jars jars = ServiceProcess.Jars.under(root);
         assertThat(jars.missing()).as("jars the test needs").isNull();
         Path profile = dir.resolve("profile.json");
-        long[] madeStartNanos = new long[STOPS.length];
+        Bracket[] brackets = new Bracket[STOPS.length];
         try (ServiceProcess production = ServiceProcess.start(jars, 4, List.of(), dir.resolve("production.log"), 180,
                 "observe=always")) {
             StringWriter said = new StringWriter();
@@ -56,23 +62,26 @@ class FreezeReplayIT {
                     assertThat(command("jcmd", Long.toString(production.pid()), "GC.run")).isZero();
                 }
                 at(begun + STOPS[i][0] * MS);
-                madeStartNanos[i] = System.nanoTime();
+                long stopSent = System.nanoTime();
                 assertThat(command("kill", "-STOP", Long.toString(production.pid()))).isZero();
-                at(madeStartNanos[i] + STOPS[i][1] * MS);
+                long stopDone = System.nanoTime();
+                at(stopSent + STOPS[i][1] * MS);
+                long contSent = System.nanoTime();
                 assertThat(command("kill", "-CONT", Long.toString(production.pid()))).isZero();
+                brackets[i] = new Bracket(stopSent, stopDone, contSent, System.nanoTime());
             }
             assertThat(recording.get(60, TimeUnit.SECONDS)).as("pauses record: %s", said).isEqualTo(ExitCodes.OK);
         }
 
-        List<JsonNode> made = madePauses(JSON.readTree(profile.toFile()));
-        assertThat(made.get(1).get("offset_ms").asDouble() - made.get(0).get("offset_ms").asDouble())
-                .as("the stops' distance in the profile").isCloseTo((madeStartNanos[1] - madeStartNanos[0]) / 1e6, within(10.0));
+        List<JsonNode> made = madePauses(JSON.readTree(profile.toFile()), brackets);
 
         JsonNode collection = diagnosticCollection(JSON.readTree(profile.toFile()));
-        JsonNode run = replayAsFreezes(root, jars, dir, profile);
+        // replayed up to the second stop's end: a busy box's own host pauses recorded later must not lengthen
+        // the plan past the run (the collection is made before the second stop)
+        long toMs = (long) Math.ceil(made.get(1).get("offset_ms").asDouble() + made.get(1).get("duration_ms").asDouble()) + 1;
+        JsonNode run = replayAsFreezes(root, jars, dir, profile, toMs);
         JsonNode rows = run.get("stalls");
         JsonNode first = rows.get(0);
-        int stopsSeen = 0;
         for (JsonNode row : rows) {
             JsonNode replayed = row.get("replayed");
             double startMs = (row.get("start_ns").asLong() - first.get("start_ns").asLong()) / 1e6;
@@ -86,16 +95,11 @@ class FreezeReplayIT {
             assertThat(lengthMs).as(what).isCloseTo(replayed.get("planned_duration_ms").asDouble(), within(2.0));
             assertThat(replayed.get("planned_duration_ms").asDouble()).as(what).isEqualTo(replayed.get("duration_ms").asDouble());
             assertThat(row.get("held").asLong()).as("held by a gate in %s", what).isZero();
-            stopsSeen += made.stream().anyMatch(p -> p.get("offset_ms").asDouble() == replayed.get("offset_ms").asDouble()) ? 1 : 0;
         }
-        assertThat(stopsSeen).as("the stops made, among the replayed windows").isEqualTo(STOPS.length);
-        boolean collectionReplayed = false;
-        for (JsonNode row : rows) {
-            double from = row.at("/replayed/planned_offset_ms").asDouble(); // a window may merge pauses that touch
-            double offset = collection.get("offset_ms").asDouble();
-            collectionReplayed |= offset >= from && offset < from + row.at("/replayed/planned_duration_ms").asDouble();
+        for (JsonNode stop : made) {
+            assertThat(replayed(stop, rows)).as("the stop %s among the replayed windows %s", stop, rows).isTrue();
         }
-        assertThat(collectionReplayed).as("the jcmd GC.run collection (%s) among the replayed windows (those of %d ms or more)",
+        assertThat(replayed(collection, rows)).as("the jcmd GC.run collection (%s) among the replayed windows (those of %d ms or more)",
                 collection, MIN_REPLAYED_MS).isEqualTo(collection.get("duration_ms").asDouble() >= MIN_REPLAYED_MS);
 
         StringWriter verified = new StringWriter();
@@ -104,23 +108,67 @@ class FreezeReplayIT {
         assertThat(verified.toString()).contains("figures agree");
     }
 
+    /** True when {@code pause} starts inside one of the run's windows (a window may merge pauses that touch). */
+    private static boolean replayed(JsonNode pause, JsonNode rows) {
+        double offset = pause.get("offset_ms").asDouble();
+        for (JsonNode row : rows) {
+            double from = row.at("/replayed/planned_offset_ms").asDouble();
+            if (offset >= from && offset < from + row.at("/replayed/planned_duration_ms").asDouble()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
-     * The profile's host pauses that are the stops made, in order: each up to 15 ms shorter than its bracket (the
-     * stop lands when its {@code kill} process runs, a few ms after the bracket opens) or 5 ms longer.
+     * When a stop was made, as the test saw it: the process stopped while its {@code kill -STOP} ran (between
+     * {@code stopSent} and {@code stopDone}) and went on while its {@code kill -CONT} ran. Starting a
+     * {@code kill} takes a few ms on a quiet box and tens on a busy one, so the stop's length is only known
+     * to lie between {@link #shortestMs} and {@link #longestMs}.
      */
-    private static List<JsonNode> madePauses(JsonNode profile) {
-        List<JsonNode> made = new ArrayList<>();
-        for (long[] stop : STOPS) {
-            for (JsonNode pause : profile.get("pauses")) {
-                double duration = pause.get("duration_ms").asDouble();
-                if (pause.get("source").asText().contains("host") && duration >= stop[1] - 15.0 && duration <= stop[1] + 5.0) {
-                    made.add(pause);
-                    break;
+    private record Bracket(long stopSent, long stopDone, long contSent, long contDone) {
+        double shortestMs() {
+            return (contSent - stopDone) / 1e6;
+        }
+
+        double longestMs() {
+            return (contDone - stopSent) / 1e6;
+        }
+    }
+
+    /**
+     * The profile's host pauses that are the two stops made, in order: each as long as its bracket allows, and
+     * as far from the other as the brackets allow, give or take the sleeper's error ({@link #SLEEPER_EARLY_MS},
+     * {@link #SLEEPER_LATE_MS}). Both are asked because a busy box gives the sleeper host pauses of its own,
+     * some as long as a stop.
+     */
+    private static List<JsonNode> madePauses(JsonNode profile, Bracket[] brackets) {
+        double closest = (brackets[1].stopSent - brackets[0].stopDone) / 1e6 - 2 * SLEEPER_EARLY_MS;
+        double farthest = (brackets[1].stopDone - brackets[0].stopSent) / 1e6 + 2 * SLEEPER_EARLY_MS;
+        for (JsonNode first : hostPausesAsLongAs(profile, brackets[0])) {
+            for (JsonNode second : hostPausesAsLongAs(profile, brackets[1])) {
+                double distance = second.get("offset_ms").asDouble() - first.get("offset_ms").asDouble();
+                if (distance >= closest && distance <= farthest) {
+                    return List.of(first, second);
                 }
             }
         }
-        assertThat(made).as("host pauses of %s ms in %s", List.of(STOPS[0][1], STOPS[1][1]), profile).hasSize(STOPS.length);
-        return made;
+        throw new AssertionError(String.format("no host pauses of %.1f-%.1f and %.1f-%.1f ms, %.1f-%.1f ms apart, in %s",
+                brackets[0].shortestMs() - SLEEPER_EARLY_MS, brackets[0].longestMs() + SLEEPER_LATE_MS,
+                brackets[1].shortestMs() - SLEEPER_EARLY_MS, brackets[1].longestMs() + SLEEPER_LATE_MS,
+                closest, farthest, profile));
+    }
+
+    private static List<JsonNode> hostPausesAsLongAs(JsonNode profile, Bracket bracket) {
+        List<JsonNode> pauses = new ArrayList<>();
+        for (JsonNode pause : profile.get("pauses")) {
+            double duration = pause.get("duration_ms").asDouble();
+            if (pause.get("source").asText().contains("host") && duration >= bracket.shortestMs() - SLEEPER_EARLY_MS
+                    && duration <= bracket.longestMs() + SLEEPER_LATE_MS) {
+                pauses.add(pause);
+            }
+        }
+        return pauses;
     }
 
     /** The profile's pause of the {@code jcmd GC.run} made on the first service: a collection the JVM names after the command. */
@@ -133,13 +181,17 @@ class FreezeReplayIT {
         throw new AssertionError("no collection of jcmd GC.run (\"Diagnostic Command\") in " + profile);
     }
 
-    /** A 5 s open loop on a second service whose agent replays {@code profile}'s pauses of 20 ms or more as freezes. */
-    private static JsonNode replayAsFreezes(Path root, ServiceProcess.Jars jars, Path dir, Path profile) throws Exception {
+    /**
+     * A 5 s open loop on a second service whose agent replays, as freezes, {@code profile}'s pauses of 20 ms or
+     * more that start before {@code toMs}.
+     */
+    private static JsonNode replayAsFreezes(Path root, ServiceProcess.Jars jars, Path dir, Path profile, long toMs)
+            throws Exception {
         try (ServiceProcess staging = ServiceProcess.start(jars, 4, List.of(), dir.resolve("staging.log"), 180)) {
             Path scenario = Files.writeString(dir.resolve("replay.yaml"), """
                     name: freeze-replay
                     target: {url: "%s"}
-                    stalls: {admin: "%s", replay: profile.json, min_duration: %dms, kind: freeze}
+                    stalls: {admin: "%s", replay: profile.json, to: %dms, min_duration: %dms, kind: freeze}
                     load: {model: open, arrivals: constant, rate: 200, duration: 5s, warmup: 200, grace: 1s}
                     journeys:
                       - name: score
@@ -147,7 +199,8 @@ class FreezeReplayIT {
                         steps:
                           - request: GET /score/${customer_id}
                             check: {status: 200}
-                    """.formatted(staging.url(), staging.admin().base(), MIN_REPLAYED_MS, root.resolve("examples/scenarios/data/customers.csv")));
+                    """.formatted(staging.url(), staging.admin().base(), toMs, MIN_REPLAYED_MS,
+                    root.resolve("examples/scenarios/data/customers.csv")));
             StringWriter said = new StringWriter();
             int exit = cli(said).execute("run", scenario.toString(), "--out", dir.resolve("out").toString(), "--progress", "none");
             assertThat(exit).as("run: %s", said).isEqualTo(ExitCodes.OK);
