@@ -7,15 +7,18 @@ import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
 import java.util.function.UnaryOperator;
 
 /**
  * Stops this whole process between two moments on {@code CLOCK_MONOTONIC}, both kept by the kernel: two POSIX
  * timers on {@code CLOCK_MONOTONIC}, one whose signal is {@code SIGCONT} set to the end, then one whose signal
- * is {@code SIGSTOP} set to the start. At the start the kernel generates {@code SIGSTOP} for the process, which
- * stops every thread (a running one at once, through an interrupt); at the end it generates {@code SIGCONT},
- * which continues it. Neither edge waits for a thread of the JVM to be scheduled, so a busy box does not make a
- * window late, and nothing outside the process is needed.
+ * is {@code SIGSTOP} set to the start. At the start the kernel sends {@code SIGSTOP} to the freezing thread
+ * itself ({@code SIGEV_THREAD_ID}), which stops every thread of the process (a running one at once, through an
+ * interrupt); at the end it generates {@code SIGCONT}, which continues it. Sent to the process instead, the
+ * stop would wait for whichever thread the kernel picks to take it, which on a busy box may run only
+ * milliseconds later, after the freezing thread has read on past the start. Neither edge waits for a thread of
+ * the JVM to be scheduled, so a busy box does not make a window late, and nothing outside the process is needed.
  *
  * <p>Nothing can leave the process stopped: the continue timer is set before the stop timer and goes on firing
  * every {@value #REPEAT_NANOS} ns until the freezing thread has run again and disarmed it, and the stop timer is
@@ -24,8 +27,11 @@ import java.util.function.UnaryOperator;
  *
  * <p>The freezing thread parks until just before the start, then reads the clock in a loop: the read before the
  * gap that the stop makes is the last moment it ran (when that is after the start, the stop landed later), and
- * the read after it the first moment it ran again. A loop that reaches the end without such a gap means the
- * process did not stop, which is an error.
+ * the read after it the first moment it ran again. A gap counts only once the stop timer has expired: on a busy
+ * box a park that returns late or a preemption leaves a gap across the start too, and if the timer's expiry is
+ * late as well (its CPU kept from it) that gap is not the stop, which is still to come. Once the timer has
+ * expired the freezing thread runs no more until the process is continued, so a gap then is the stop. A loop
+ * that reaches the end without such a gap means the process did not stop, which is an error.
  *
  * <p>Loaded only in a class loader of its own (with JNA, by the agent's {@code NativeFreezer}), so it names
  * nothing of the agent: it maps {@code {start, end}} to {@code {start, end, start uncertainty, end uncertainty}},
@@ -37,12 +43,14 @@ public final class JnaFreeze implements UnaryOperator<long[]> {
 
     private static final int CLOCK_MONOTONIC = 1;
     private static final int SIGEV_SIGNAL = 0;
+    private static final int SIGEV_THREAD_ID = 4;
     private static final int SIGCONT = 18;
     private static final int SIGSTOP = 19;
     private static final int TIMER_ABSTIME = 1;
     private static final int SIGEVENT_BYTES = 64;
     private static final int SIGEV_SIGNO_OFFSET = 8;
     private static final int SIGEV_NOTIFY_OFFSET = 12;
+    private static final int SIGEV_TID_OFFSET = 16;
     /** The continue timer fires again this often until disarmed, so a lost race cannot leave the process stopped. */
     static final long REPEAT_NANOS = 2_000_000;
     /** The freezing thread reads the clock in a loop from this long before the start (a park returns late). */
@@ -55,24 +63,33 @@ public final class JnaFreeze implements UnaryOperator<long[]> {
     private static final long GAP_NANOS = 100_000;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
+    private final Function timerCreate;
+    private final Function timerDelete;
     private final Function timerSettime;
+    private final Function timerGettime;
+    private final IntSupplier gettid;
     private final Pointer continueTimer;
-    private final Pointer stopTimer;
+    private Pointer stopTimer; // sends SIGSTOP to stopTimerThread
+    private Thread stopTimerThread;
     private final Memory setting = new Memory(32);
     private final Memory disarm = new Memory(32);
+    private final Memory remaining = new Memory(32);
     private final long clockReadNanos;
 
     /**
-     * Creates the two timers (once: every freeze sets them again).
+     * Creates the continue timer (once: every freeze sets it again); the stop timer is made by the first freeze,
+     * for the thread that runs it, and again when a freeze runs on another thread.
      *
      * @throws IllegalStateException naming the native call that failed, with its errno
      */
     public JnaFreeze() {
         NativeLibrary libc = NativeLibrary.getInstance("c");
-        Function timerCreate = function(libc, "timer_create");
+        timerCreate = function(libc, "timer_create");
+        timerDelete = function(libc, "timer_delete");
         timerSettime = function(libc, "timer_settime");
-        continueTimer = timer(timerCreate, SIGCONT, "SIGCONT");
-        stopTimer = timer(timerCreate, SIGSTOP, "SIGSTOP");
+        timerGettime = function(libc, "timer_gettime");
+        gettid = threadIdCall(libc);
+        continueTimer = timer(SIGCONT, 0, "SIGCONT");
         disarm.clear();
         clockReadNanos = clockReadNanos();
     }
@@ -81,6 +98,7 @@ public final class JnaFreeze implements UnaryOperator<long[]> {
     public long[] apply(long[] window) {
         long start = window[0];
         long end = window[1];
+        stopTimerForThisThread();
         set(continueTimer, end, REPEAT_NANOS, "timer_settime (SIGCONT at the end)");
         try {
             set(stopTimer, start, 0, "timer_settime (SIGSTOP at the start)");
@@ -91,18 +109,23 @@ public final class JnaFreeze implements UnaryOperator<long[]> {
         long gap = Math.min(GAP_NANOS, (end - start) / 2);
         long before = System.nanoTime();
         long after;
+        boolean stopped = false;
         while (true) { // parks while the start is far, then reads the clock until the stop's gap has passed
             if (start - SPIN_NANOS - before > 0) {
                 LockSupport.parkNanos(start - SPIN_NANOS - before);
             }
             after = System.nanoTime();
-            if ((after - start > gap && after - before > gap) || after - end >= 0) {
+            if (after - start > gap && after - before > gap && stopExpired()) {
+                stopped = true;
+                break;
+            }
+            if (after - end >= 0) {
                 break;
             }
             before = after;
         }
         int stopDisarmed = settime(stopTimer, disarm);
-        if (after - before <= gap) { // a stop may still land: keep a slow continue behind it
+        if (!stopped) { // a stop may still land: keep a slow continue behind it
             set(continueTimer, System.nanoTime() + NANOS_PER_SECOND, NANOS_PER_SECOND, "timer_settime (SIGCONT backstop)");
             throw new IllegalStateException("the process did not stop: its stop timer was set, and the freezing thread "
                     + "ran on to the window's end");
@@ -119,11 +142,27 @@ public final class JnaFreeze implements UnaryOperator<long[]> {
         return new long[] {stoppedAt, end, clockReadNanos, after - end};
     }
 
-    private Pointer timer(Function timerCreate, int signal, String name) {
+    /** The stop timer, made again for this thread when the last freeze ran on another one. */
+    private void stopTimerForThisThread() {
+        if (stopTimer != null && stopTimerThread == Thread.currentThread()) {
+            return;
+        }
+        int tid = gettid.getAsInt();
+        Pointer made = timer(SIGSTOP, tid, "SIGSTOP to thread " + tid);
+        if (stopTimer != null) {
+            timerDelete.invokeInt(new Object[] {stopTimer});
+        }
+        stopTimer = made;
+        stopTimerThread = Thread.currentThread();
+    }
+
+    /** A timer whose signal goes to the process, or to the thread {@code tid} when it is not 0. */
+    private Pointer timer(int signal, int tid, String name) {
         Memory event = new Memory(SIGEVENT_BYTES);
         event.clear();
         event.setInt(SIGEV_SIGNO_OFFSET, signal);
-        event.setInt(SIGEV_NOTIFY_OFFSET, SIGEV_SIGNAL);
+        event.setInt(SIGEV_NOTIFY_OFFSET, tid == 0 ? SIGEV_SIGNAL : SIGEV_THREAD_ID);
+        event.setInt(SIGEV_TID_OFFSET, tid);
         Memory id = new Memory(Native.POINTER_SIZE);
         id.clear();
         check(timerCreate.invokeInt(new Object[] {CLOCK_MONOTONIC, event, id}), "timer_create(CLOCK_MONOTONIC, " + name + ")");
@@ -137,6 +176,17 @@ public final class JnaFreeze implements UnaryOperator<long[]> {
         setting.setLong(16, Math.floorDiv(atNanos, NANOS_PER_SECOND));
         setting.setLong(24, Math.floorMod(atNanos, NANOS_PER_SECOND));
         check(timerSettime.invokeInt(new Object[] {timer, TIMER_ABSTIME, setting, null}), call);
+    }
+
+    /**
+     * True once the one-shot stop timer has expired (it then reads as disarmed: no time left), or when it cannot
+     * be read (then the gap alone decides, as it would without this check).
+     */
+    private boolean stopExpired() {
+        if (timerGettime.invokeInt(new Object[] {stopTimer, remaining}) != 0) {
+            return true;
+        }
+        return remaining.getLong(16) == 0 && remaining.getLong(24) == 0;
     }
 
     private int settime(Pointer timer, Memory value) {
@@ -154,6 +204,18 @@ public final class JnaFreeze implements UnaryOperator<long[]> {
         }
         Arrays.sort(gaps);
         return Math.max(1, gaps[gaps.length / 2]);
+    }
+
+    /** The calling thread's kernel id: glibc's gettid (2.30 and later), or the system call on an older one. */
+    private static IntSupplier threadIdCall(NativeLibrary libc) {
+        try {
+            Function gettid = libc.getFunction("gettid");
+            return () -> gettid.invokeInt(new Object[0]);
+        } catch (UnsatisfiedLinkError beforeGlibc230) {
+            Function syscall = libc.getFunction("syscall");
+            long number = System.getProperty("os.arch", "").equals("aarch64") ? 178 : 186; // SYS_gettid
+            return () -> syscall.invokeInt(new Object[] {number});
+        }
     }
 
     /** {@code name} from libc, or from librt where an older glibc keeps the timers (before 2.34). */
