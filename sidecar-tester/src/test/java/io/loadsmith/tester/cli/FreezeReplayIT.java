@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.loadsmith.tester.experiment.ServiceProcess;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -97,7 +98,8 @@ class FreezeReplayIT {
             assertThat(row.get("held").asLong()).as("held by a gate in %s", what).isZero();
         }
         for (JsonNode stop : made) {
-            assertThat(replayed(stop, rows)).as("the stop %s among the replayed windows %s", stop, rows).isTrue();
+            assertThat(replayed(stop, rows)).as("the stop %s among the replayed windows %s (replayed to %d ms; %s; the agent: %s)",
+                    stop, rows, toMs, run.path("stall_summary"), agentLines(dir.resolve("staging.log"))).isTrue();
         }
         assertThat(replayed(collection, rows)).as("the jcmd GC.run collection (%s) among the replayed windows (those of %d ms or more)",
                 collection, MIN_REPLAYED_MS).isEqualTo(collection.get("duration_ms").asDouble() >= MIN_REPLAYED_MS);
@@ -106,6 +108,10 @@ class FreezeReplayIT {
         assertThat(cli(verified).execute("verify", dir.resolve("out").toString())).as("verify: %s", verified)
                 .isEqualTo(ExitCodes.OK);
         assertThat(verified.toString()).contains("figures agree");
+    }
+
+    private static List<String> agentLines(Path log) throws IOException {
+        return Files.readAllLines(log).stream().filter(line -> line.contains("loadsmith")).toList();
     }
 
     /** True when {@code pause} starts inside one of the run's windows (a window may merge pauses that touch). */
