@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Slow clients are bounded by the server's own executor ({@link AdminWorkers}), never by the JDK
  * server's JVM-wide properties: one exchange may take {@link #EXCHANGE_LIMIT_MILLIS}; while other
  * connections wait for a worker, it may read its request for {@link #CROWDED_READ_LIMIT_MILLIS} and take
- * {@link #CROWDED_LIMIT_MILLIS} in all; then its connection is closed.
+ * {@link #CROWDED_LIMIT_MILLIS} in all; then its connection is closed. {@value #WORKER_THREADS} workers
+ * always run, and up to {@value #MAX_WORKER_THREADS} while connections wait.
  *
  * <p>The JDK server delays small keep-alive responses by up to 40 ms unless
  * {@code sun.net.httpserver.nodelay} is true (Nagle's algorithm against delayed ACKs), which would spoil
@@ -41,6 +42,12 @@ public final class AdminServer implements AutoCloseable {
     public static final String THREAD_NAME_PREFIX = "loadsmith-admin-";
 
     private static final int WORKER_THREADS = 4;
+    /**
+     * How many workers may run while connections wait for one: extra ones start when every worker reads a
+     * request too young to be cut, and leave once nothing waits, so that a crowd of half-sent requests is
+     * read 32 at a time and a fresh call in it is answered within about one {@link #CROWDED_READ_LIMIT_MILLIS}.
+     */
+    private static final int MAX_WORKER_THREADS = 32;
     /** How long one exchange (request, handler, answer) may take before its connection is closed. */
     static final long EXCHANGE_LIMIT_MILLIS = 5_000;
     /** How long one exchange may hold a worker while other connections wait for one. */
@@ -80,7 +87,8 @@ public final class AdminServer implements AutoCloseable {
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
-        AdminWorkers executor = new AdminWorkers(WORKER_THREADS, TimeUnit.MILLISECONDS.toNanos(AdminWorkers.TICK_MILLIS),
+        AdminWorkers executor = new AdminWorkers(WORKER_THREADS, MAX_WORKER_THREADS,
+                TimeUnit.MILLISECONDS.toNanos(AdminWorkers.TICK_MILLIS),
                 TimeUnit.MILLISECONDS.toNanos(EXCHANGE_LIMIT_MILLIS), TimeUnit.MILLISECONDS.toNanos(CROWDED_LIMIT_MILLIS),
                 TimeUnit.MILLISECONDS.toNanos(CROWDED_READ_LIMIT_MILLIS), Clock.system(), AdminServer::newThread);
         HttpServer server;

@@ -1,6 +1,8 @@
 package io.loadsmith.stall.admin;
 
 import io.loadsmith.stall.clock.Clock;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,14 +16,20 @@ import java.util.concurrent.TimeUnit;
  * The admin server's executor, which keeps slow clients from starving the API without touching the JDK
  * server's JVM-wide properties. The JDK server hands a connection to its executor once the connection's
  * first bytes arrive, and then reads the request and runs the handler on the worker thread, blocking.
- * So each exchange runs on one of a fixed number of workers, and a worker is interrupted (which closes
+ * So each exchange runs on one of a bounded number of workers, and a worker is interrupted (which closes
  * that connection: its socket channel is interruptible) when its exchange has run longer than
  * {@code exchangeLimitNanos}, or, while other connections wait for a worker, when it has been reading its
  * request for longer than {@code crowdedReadLimitNanos} or has run longer than {@code crowdedLimitNanos}.
- * The crowd is looked at when a connection arrives and no worker is free, not on a tick, so a fresh call
- * in a crowd of half-sent requests waits about {@code crowdedReadLimitNanos} at most. Waiting exchanges
+ * The crowd is looked at when a connection arrives and no worker is free, not on a tick. Waiting exchanges
  * are taken newest first (so a fresh call gets the next free worker, ahead of the crowd), and one that
  * waited longer than {@code exchangeLimitNanos} is closed unread.
+ *
+ * <p>{@code threads} workers always run. When a connection arrives and every worker is busy with an
+ * exchange that may not be cut yet, an extra worker starts and takes the newest waiting exchange at once,
+ * up to {@code maxThreads} in all; an extra worker leaves as soon as nothing waits. So a fresh call in a
+ * crowd of half-sent requests is served at once while fewer than {@code maxThreads} of them are read, and
+ * otherwise waits for the next cut, at most {@code crowdedReadLimitNanos}, behind any crowd connections
+ * the JDK server hands over after it ({@code maxThreads} of them every {@code crowdedReadLimitNanos}).
  *
  * <p>An exchange reads its request until its handler says the request line and headers are in
  * ({@link #requestHeadersRead}), again while it reads a body with an answer left for a cut, and again from
@@ -49,7 +57,9 @@ final class AdminWorkers implements Executor {
     private static final ThreadLocal<Worker> CURRENT = new ThreadLocal<>();
 
     private final LinkedBlockingDeque<Waiting> waiting = new LinkedBlockingDeque<>();
-    private final Worker[] workers;
+    private final List<Worker> workers = new CopyOnWriteArrayList<>();
+    private final int maxThreads;
+    private final ThreadFactory threadFactory;
     private final ScheduledExecutorService watchdog;
     private final ExecutorService answerer;
     private final Clock clock;
@@ -64,6 +74,7 @@ final class AdminWorkers implements Executor {
 
     /** One worker thread and the exchange it runs (guarded by the worker's monitor). */
     private final class Worker implements Runnable {
+        private final boolean extra;
         private Thread thread;
         private Runnable current;
         private long startNanos;
@@ -74,6 +85,10 @@ final class AdminWorkers implements Executor {
         private Runnable answerOnCut;
         private long answerPendingSinceNanos = -1;
 
+        Worker(boolean extra) {
+            this.extra = extra;
+        }
+
         @Override
         public void run() {
             CURRENT.set(this);
@@ -83,9 +98,12 @@ final class AdminWorkers implements Executor {
             while (!closed) {
                 Waiting next;
                 try {
-                    next = waiting.takeLast();
+                    next = extra ? nextOrLeave(this) : waiting.takeLast();
                 } catch (InterruptedException e) {
                     continue;
+                }
+                if (next == null) {
+                    return;
                 }
                 long seatedNanos = clock.nanoTime();
                 boolean expired = seatedNanos - next.sinceNanos() > exchangeLimitNanos;
@@ -228,22 +246,23 @@ final class AdminWorkers implements Executor {
     /**
      * Starts {@code threads} workers and the watchdog.
      *
+     * @param maxThreads            how many workers may run while connections wait for one
      * @param tickNanos             how often the watchdog looks at every exchange's limits
      * @param exchangeLimitNanos    how long one exchange (reading the request, handling, answering) may take
      * @param crowdedLimitNanos     how long one exchange may take while other connections wait for a worker
      * @param crowdedReadLimitNanos how long one exchange may read its request while other connections wait
      * @param clock                 the clock of those limits (the system's: they concern real sockets)
      */
-    AdminWorkers(int threads, long tickNanos, long exchangeLimitNanos, long crowdedLimitNanos, long crowdedReadLimitNanos,
-                 Clock clock, ThreadFactory threadFactory) {
+    AdminWorkers(int threads, int maxThreads, long tickNanos, long exchangeLimitNanos, long crowdedLimitNanos,
+                 long crowdedReadLimitNanos, Clock clock, ThreadFactory threadFactory) {
         this.clock = clock;
         this.exchangeLimitNanos = exchangeLimitNanos;
         this.crowdedLimitNanos = crowdedLimitNanos;
         this.crowdedReadLimitNanos = crowdedReadLimitNanos;
-        this.workers = new Worker[threads];
+        this.maxThreads = Math.max(threads, maxThreads);
+        this.threadFactory = threadFactory;
         for (int i = 0; i < threads; i++) {
-            workers[i] = new Worker();
-            threadFactory.newThread(workers[i]).start();
+            startWorker(false);
         }
         watchdog = Executors.newSingleThreadScheduledExecutor(threadFactory);
         answerer = Executors.newSingleThreadExecutor(threadFactory);
@@ -321,12 +340,18 @@ final class AdminWorkers implements Executor {
         relieveCrowd();
     }
 
+    /** How many workers run now (the extra ones included). */
+    int threads() {
+        return workers.size();
+    }
+
     /**
      * When more connections wait than workers are free (or cut already), cuts as many of the exchanges that
      * have been reading their request for longer than {@code crowdedReadLimitNanos}, oldest first; if that is
-     * not enough and younger readers remain, looks again when the oldest of them reaches the limit. Runs on the JDK
-     * server's dispatcher thread (from {@link #execute}) and on the watchdog's, and only interrupts or hands
-     * an answer to the answer thread, so it never blocks either.
+     * not enough, starts extra workers up to {@code maxThreads}, and if that is not enough either and younger
+     * readers remain, looks again when the oldest of them reaches the limit. Runs on the JDK server's
+     * dispatcher thread (from {@link #execute}) and on the watchdog's, and only interrupts, hands an answer to
+     * the answer thread or starts a thread, so it never blocks either.
      */
     private synchronized void relieveCrowd() {
         if (closed) {
@@ -348,18 +373,45 @@ final class AdminWorkers implements Executor {
                     oldestSince = since;
                 }
             }
-            if (oldest == null) {
-                return;
-            }
-            long readNanos = now - oldestSince;
-            if (readNanos < crowdedReadLimitNanos) {
-                scheduleCrowdCheck(crowdedReadLimitNanos - readNanos);
+            if (oldest == null || now - oldestSince < crowdedReadLimitNanos) {
+                for (; wanted > 0 && workers.size() < maxThreads; wanted--) {
+                    startWorker(true);
+                }
+                if (wanted > 0 && oldest != null) {
+                    scheduleCrowdCheck(crowdedReadLimitNanos - (now - oldestSince));
+                }
                 return;
             }
             if (oldest.cutReader(oldestSince, now)) {
                 wanted--;
             }
         }
+    }
+
+    /** Starts a worker: one that always runs, or an extra one that leaves once nothing waits. */
+    private void startWorker(boolean extra) {
+        Worker worker = new Worker(extra);
+        workers.add(worker);
+        try {
+            threadFactory.newThread(worker).start();
+        } catch (RuntimeException | OutOfMemoryError e) {
+            workers.remove(worker); // no thread to be had: the running workers serve on
+            if (!extra) {
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * An extra worker's next exchange, or null once nothing waits: it has then left the workers. Both under
+     * this monitor, so that {@link #relieveCrowd} never counts on a worker that is leaving.
+     */
+    private synchronized Waiting nextOrLeave(Worker worker) {
+        Waiting next = waiting.pollLast();
+        if (next == null) {
+            workers.remove(worker);
+        }
+        return next;
     }
 
     /**

@@ -163,16 +163,61 @@ class AdminWorkersTest {
         assertThat(second.cut()).isTrue();
     }
 
+    @Test
+    void an_arrival_with_every_worker_reading_under_the_read_limit_gets_an_extra_worker_at_once_up_to_the_most() throws Exception {
+        AdminWorkers workers = workers(1, 2, TICK);
+        Exchange first = Exchange.reading();
+        runNow(workers, first);
+        clock.advance(5 * MS);
+
+        Exchange second = Exchange.reading();
+        runNow(workers, second); // on an extra worker, nobody cut
+        assertThat(first.cut()).isFalse();
+        assertThat(workers.threads()).isEqualTo(2);
+        clock.advance(5 * MS);
+
+        Exchange fresh = Exchange.handling();
+        workers.execute(fresh);
+        assertThat(fresh.started()).as("no third worker").isFalse();
+        assertThat(workers.threads()).isEqualTo(2);
+        clock.advance(10 * MS + 1); // first read 20 ms and more
+
+        await().atMost(Duration.ofSeconds(10)).until(fresh::started);
+        assertThat(first.cut()).isTrue();
+        assertThat(second.cut()).isFalse();
+    }
+
+    @Test
+    void an_extra_worker_leaves_once_nothing_waits_and_the_next_crowd_starts_another() throws Exception {
+        AdminWorkers workers = workers(1, 2, NO_TICK);
+        Exchange handler = Exchange.handling();
+        runNow(workers, handler);
+        CountDownLatch ran = new CountDownLatch(2);
+
+        workers.execute(ran::countDown);
+        await().atMost(Duration.ofSeconds(10)).until(() -> ran.getCount() == 1 && workers.threads() == 1);
+        workers.execute(ran::countDown);
+
+        assertThat(ran.await(10, TimeUnit.SECONDS)).as("the second call ran beside the handler").isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> workers.threads() == 1);
+        assertThat(handler.cut()).isFalse();
+    }
+
     private AdminWorkers workers(int threads) {
-        return workers(threads, TICK);
+        return workers(threads, threads, TICK);
     }
 
     private AdminWorkers workers(int threads, long tickNanos) {
-        AdminWorkers workers = new AdminWorkers(threads, tickNanos, EXCHANGE_LIMIT, CROWDED_LIMIT, CROWDED_READ_LIMIT, clock, task -> {
-            Thread thread = new Thread(task, "admin-workers-test");
-            thread.setDaemon(true);
-            return thread;
-        });
+        return workers(threads, threads, tickNanos);
+    }
+
+    private AdminWorkers workers(int threads, int maxThreads, long tickNanos) {
+        AdminWorkers workers = new AdminWorkers(threads, maxThreads, tickNanos, EXCHANGE_LIMIT, CROWDED_LIMIT, CROWDED_READ_LIMIT,
+                clock, task -> {
+                    Thread thread = new Thread(task, "admin-workers-test");
+                    thread.setDaemon(true);
+                    return thread;
+                });
         started.add(workers);
         return workers;
     }
