@@ -70,22 +70,29 @@ def run(label, agent):
     admin = [None]
     start = time.monotonic()
     app = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    def seen(line):
+        if admin[0] is None and "admin API on" in line:
+            admin[0] = (time.monotonic() - start) * 1000
     def read_stderr():
         for line in app.stderr:
             stderr.write(line)
-            if admin[0] is None and "admin API on" in line:
-                admin[0] = (time.monotonic() - start) * 1000
+            seen(line)
+    def read_stdout():  # an app that routes java.util.logging to its own logger (Spring Boot) prints the agent's line here
+        for line in app.stdout:
+            seen(line)
     reader = threading.Thread(target=read_stderr, daemon=True)
     reader.start()
     deadline = start + TIMEOUT_S
     try:
         port = None
         for line in app.stdout:
+            seen(line)
             if line.startswith("PORT="):
                 port = int(line[5:])
                 break
         if port is None:
             raise RuntimeError("the app exited before printing PORT=")
+        threading.Thread(target=read_stdout, daemon=True).start()
         first_answer(port, deadline)
         answer_ms = (time.monotonic() - start) * 1000
         cpu = cpu_ms(app.pid)

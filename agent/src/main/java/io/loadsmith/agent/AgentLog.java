@@ -1,13 +1,16 @@
 package io.loadsmith.agent;
 
-import java.lang.System.Logger.Level;
+import java.io.PrintStream;
+import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The agent's log: the JDK's {@link System.Logger} named {@code io.loadsmith.agent} (no logging
- * framework is started), filtered by the {@code log=} option, with {@link #errorOnce} so that a
- * repeated failure is reported once. Thread-safe.
+ * The agent's log: one line each on the process's standard error ({@code TIME LEVEL loadsmith agent: ...}),
+ * filtered by the {@code log=} option, with {@link #errorOnce} so that a repeated failure is reported once.
+ * Never through the app's logging: an app that takes over {@code java.util.logging} as it starts (Spring Boot
+ * bridges it into Logback and drops what is logged before Logback is configured) would lose the lines the
+ * agent logs meanwhile, its "admin API on" among them. Thread-safe.
  */
 final class AgentLog {
 
@@ -26,19 +29,19 @@ final class AgentLog {
     }
 
     static void debug(String message) {
-        log(AgentOptions.LogLevel.DEBUG, Level.DEBUG, message, null);
+        log(AgentOptions.LogLevel.DEBUG, message, null);
     }
 
     static void info(String message) {
-        log(AgentOptions.LogLevel.INFO, Level.INFO, message, null);
+        log(AgentOptions.LogLevel.INFO, message, null);
     }
 
     static void warning(String message) {
-        log(AgentOptions.LogLevel.WARNING, Level.WARNING, message, null);
+        log(AgentOptions.LogLevel.WARNING, message, null);
     }
 
     static void error(String message, Throwable cause) {
-        log(AgentOptions.LogLevel.ERROR, Level.ERROR, message, cause);
+        log(AgentOptions.LogLevel.ERROR, message, cause);
     }
 
     /** Logs an error the first time {@code key} is seen, and never again. */
@@ -48,25 +51,21 @@ final class AgentLog {
         }
     }
 
-    private static void log(AgentOptions.LogLevel ours, Level jdk, String message, Throwable cause) {
-        if (threshold.compareTo(ours) < 0) {
+    private static void log(AgentOptions.LogLevel level, String message, Throwable cause) {
+        if (threshold.compareTo(level) < 0) {
             return;
         }
         try {
-            // DEBUG goes out at INFO so that log=debug shows without configuring java.util.logging
-            Level level = jdk == Level.DEBUG ? Level.INFO : jdk;
-            if (cause == null) {
-                Jdk.LOGGER.log(level, "loadsmith agent: " + message);
-            } else {
-                Jdk.LOGGER.log(level, "loadsmith agent: " + message, cause);
+            PrintStream err = System.err;
+            String line = Instant.now() + " " + level + " loadsmith agent: " + message;
+            synchronized (err) {
+                err.println(line);
+                if (cause != null) {
+                    cause.printStackTrace(err);
+                }
             }
         } catch (Throwable ignored) {
             // the log must never fail the host
         }
-    }
-
-    /** The JDK logger, looked up at the first line logged: an agent that logs nothing starts no logging. */
-    private static final class Jdk {
-        static final System.Logger LOGGER = System.getLogger("io.loadsmith.agent");
     }
 }

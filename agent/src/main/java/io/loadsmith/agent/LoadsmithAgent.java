@@ -41,8 +41,8 @@ import java.lang.instrument.Instrumentation;
  * <dd>also gate, at its start and its end, every method {@code bar} declared in {@code com.acme.Foo}
  * (use {@code $} for nested classes); repeat the option for more methods.</dd>
  * <dt>{@code log=off|error|warning|info|debug}</dt>
- * <dd>how much the agent logs (through {@link System.Logger}, i.e. java.util.logging unless the host
- * routes it elsewhere); default {@code info}; {@code debug} logs every class it gates.</dd>
+ * <dd>how much the agent logs (one line each on standard error, never through the host's logging);
+ * default {@code info}; {@code debug} logs every class it gates.</dd>
  * <dt>{@code observe=armed|always|off}</dt>
  * <dd>observe the host's real pauses (its safepoints through an in-process JFR stream, and the stalls of
  * the whole process through a sleeper thread) and serve them at {@code GET /pauses}: {@code armed} (the
