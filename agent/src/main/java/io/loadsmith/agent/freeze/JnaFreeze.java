@@ -100,14 +100,16 @@ public final class JnaFreeze implements UnaryOperator<long[]> {
         long end = window[1];
         stopTimerForThisThread();
         set(continueTimer, end, REPEAT_NANOS, "timer_settime (SIGCONT at the end)");
+        long gap = Math.min(GAP_NANOS, (end - start) / 2);
+        // read before the stop timer is set: a start already past (a late controller) stops this thread as the
+        // call returns, and the gap must still show between two reads
+        long before = System.nanoTime();
         try {
             set(stopTimer, start, 0, "timer_settime (SIGSTOP at the start)");
         } catch (IllegalStateException e) {
             settime(continueTimer, disarm);
             throw e;
         }
-        long gap = Math.min(GAP_NANOS, (end - start) / 2);
-        long before = System.nanoTime();
         long after;
         boolean stopped = false;
         while (true) { // parks while the start is far, then reads the clock until the stop's gap has passed

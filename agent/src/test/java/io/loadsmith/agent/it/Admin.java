@@ -74,6 +74,11 @@ final class Admin {
         return number(reply.body(), "armed_at_ns");
     }
 
+    /** The run id the last {@link #arm} answered, or null. */
+    String lastRunId() {
+        return lastRunId;
+    }
+
     List<Window> stalls() throws IOException, InterruptedException {
         Reply reply = get(lastRunId == null ? "/stalls" : "/stalls?run_id=" + lastRunId);
         if (reply.status() != 200) {

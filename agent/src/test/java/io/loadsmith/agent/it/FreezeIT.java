@@ -38,6 +38,8 @@ class FreezeIT {
     private static final long MS = 1_000_000L;
     /** Offsets and durations of the plan, in ms: a long window to look into, then short ones. */
     private static final long[][] PLAN = {{400, 250}, {1_000, 40}, {1_300, 100}, {1_600, 20}};
+    /** The length of the window armed at offset 0, in ms. */
+    private static final long LATE_MS = 60;
     private static final Pattern WINDOW = Pattern.compile("\"index\":(\\d+),\"run_id\":\"[^\"]+\",\"planned_start_ns\":(\\d+),"
             + "\"start_ns\":(\\d+),\"end_ns\":(\\d+),\"held\":(\\d+),\"kind\":\"freeze\",\"start_uncertainty_ns\":(\\d+),"
             + "\"end_uncertainty_ns\":(\\d+)");
@@ -87,6 +89,22 @@ class FreezeIT {
                 assertThat(w[5]).as(what).isBetween(1L, MS);
             }
             assertThat(admin.get("/health").body()).contains("\"freeze\":\"available\"").doesNotContain("freeze_failure");
+
+            // a window whose start is past when the controller hands it over (offset 0, inside its 20 ms lead):
+            // the freezing thread stops as it sets the stop timer, and the window runs from then, as long (a
+            // second window keeps the plan within the API's cap of half its horizon stalled)
+            long lateArmedAt = admin.arm("{\"kind\":\"freeze\",\"stalls\":[{\"offset_ms\":0,\"duration_ms\":" + LATE_MS
+                    + "},{\"offset_ms\":300,\"duration_ms\":20}]}");
+            await("the late window and the next").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                    windows(admin.get("/stalls?run_id=" + admin.lastRunId()).body())).as("/health: %s", admin.get("/health").body())
+                    .hasSize(2));
+            long[] late = windows(admin.get("/stalls?run_id=" + admin.lastRunId()).body()).get(0);
+            String what = String.format("the late window: start %.3f ms after the arm, %.3f ms long (planned %d)",
+                    (late[2] - lateArmedAt) / 1e6, (late[3] - late[2]) / 1e6, LATE_MS);
+            System.out.println("FreezeIT JDK " + jdk + " " + what);
+            assertThat(late[2] - late[1]).as(what).isNotNegative();
+            assertThat(late[3] - late[2] - LATE_MS * MS).as(what).isBetween(-2 * MS, 2 * MS);
+            assertThat(admin.get("/health").body()).doesNotContain("freeze_failure");
             if (jdk == 25) {
                 assertThat(app.stderrLines()).anyMatch(line -> line.contains("System::load has been called by com.sun.jna.Native"));
             }
