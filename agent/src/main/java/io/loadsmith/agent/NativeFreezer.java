@@ -33,6 +33,12 @@ final class NativeFreezer implements Freezer {
         this.staticRefusal = staticRefusal(System.getProperty("os.name", ""), System.getProperty("os.arch", ""));
     }
 
+    /** A freezer that freezes with {@code loaded} (tests: a freeze without JNA). */
+    NativeFreezer(UnaryOperator<long[]> loaded) {
+        this.staticRefusal = null;
+        this.freeze = loaded;
+    }
+
     /** Why this OS or CPU cannot freeze, or null: Linux on x86-64 or AArch64 only. */
     static String staticRefusal(String os, String arch) {
         if (!os.toLowerCase(Locale.ROOT).startsWith("linux")) {
@@ -75,7 +81,15 @@ final class NativeFreezer implements Freezer {
         if (loaded == null) {
             throw new IllegalStateException(unavailable().orElse("the freezer is not loaded"));
         }
-        long[] edges = loaded.apply(new long[] {startNanos, endNanos});
+        long[] edges;
+        try {
+            edges = loaded.apply(new long[] {startNanos, endNanos});
+        } catch (RuntimeException e) {
+            // the controller drops the rest of the plan and /health keeps the last failure; the log says it once
+            AgentLog.errorOnce("freeze: " + e.getMessage(), "freeze failed, the rest of its plan is dropped: "
+                    + e.getMessage(), null);
+            throw e;
+        }
         return new FreezeEdges(edges[0], edges[1], edges[2], edges[3]);
     }
 

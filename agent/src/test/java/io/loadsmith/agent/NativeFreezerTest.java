@@ -1,7 +1,11 @@
 package io.loadsmith.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** Where the agent's freezer refuses before loading anything; the freeze itself is FreezeIT's, in a child JVM. */
@@ -22,6 +26,27 @@ class NativeFreezerTest {
         NativeFreezer freezer = new NativeFreezer();
         assertThat(freezer.status()).isIn("loads on the first freeze plan",
                 NativeFreezer.staticRefusal(System.getProperty("os.name"), System.getProperty("os.arch")));
+    }
+
+    @Test
+    void a_failed_freeze_is_logged_once_on_standard_error_and_thrown_to_the_controller_each_time() {
+        NativeFreezer freezer = new NativeFreezer(window -> {
+            throw new IllegalStateException("the process did not stop (test)");
+        });
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream original = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            for (int i = 0; i < 2; i++) {
+                assertThatThrownBy(() -> freezer.freeze(1_000, 2_000)).isInstanceOf(IllegalStateException.class)
+                        .hasMessage("the process did not stop (test)");
+            }
+        } finally {
+            System.setErr(original);
+        }
+        assertThat(err.toString(StandardCharsets.UTF_8).lines())
+                .singleElement().asString()
+                .endsWith(" ERROR loadsmith agent: freeze failed, the rest of its plan is dropped: the process did not stop (test)");
     }
 
     @Test
