@@ -135,10 +135,14 @@ final class ObservingPeriod {
         long nextSyncNanos = clock.nanoTime();
         long endDueNanos = 0;
         boolean endDue = false;
+        // from one wake-up to the next, not around the park alone: a pause that comes while the loop commits
+        // its sync events or waits for the observer's monitor (right after a long window, say) delays the next
+        // wake-up just the same, and would otherwise go unseen
+        long t1 = clock.nanoTime();
         while (!stopped) {
-            long t0 = clock.nanoTime();
+            long t0 = t1;
             LockSupport.parkNanos(settings.sleepNanos());
-            long t1 = clock.nanoTime();
+            t1 = clock.nanoTime();
             long deltaNanos = t1 - t0;
             shortestNanos = Math.min(shortestNanos, deltaNanos);
             if (deltaNanos - shortestNanos > settings.sleeperThresholdNanos()) {
