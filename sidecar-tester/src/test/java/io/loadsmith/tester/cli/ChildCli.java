@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /** The CLI ({@link Main}) in a child JVM on the test's class path, its output (both streams) in a file. */
 final class ChildCli {
+
+    private static final int SIGINT = 2;
 
     private ChildCli() {
     }
@@ -42,9 +45,29 @@ final class ChildCli {
         return command;
     }
 
-    /** Sends SIGINT (Ctrl-C) to {@code child}. */
+    /**
+     * Sends SIGINT (Ctrl-C) to {@code child}. Fails at once, saying why, when this JVM ignores SIGINT: its
+     * children then ignore it too (a shell without job control, running the build in the background, sets
+     * that), and the child would run on as if the signal never came.
+     */
     static void interrupt(Process child) throws IOException, InterruptedException {
+        assertThat(ignoresSigint()).as("this JVM ignores SIGINT, and so does the child (SigIgn in /proc/self/status):"
+                + " run the build in the foreground, or from a shell with job control (set -m)").isFalse();
         int kill = new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).inheritIO().start().waitFor();
         assertThat(kill).isZero();
+    }
+
+    private static boolean ignoresSigint() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.isReadable(status)) {
+            return false;
+        }
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith("SigIgn:")) {
+                long ignored = Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16);
+                return (ignored & (1L << (SIGINT - 1))) != 0;
+            }
+        }
+        return false;
     }
 }
