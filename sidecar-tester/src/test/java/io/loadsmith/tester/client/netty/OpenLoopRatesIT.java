@@ -99,12 +99,14 @@ class OpenLoopRatesIT {
     private void assertOnTimeAndAnsweredWhileSending(RunResult r) throws Exception {
         CountsAddUp.check(r);
         assertThat(r.counts().completed()).isEqualTo(r.counts().scheduled());
-        // the failure this catches: every send at the end of the run, the median half the run late (0.5 s)
-        // and answers read only after the last send. The median, not the p99: a busy box's hiccup of a few
-        // hundred ms (a CI run saw a p99 of 443 ms beside its own build) moves the tail of a 1 s run, while
-        // a starved loop moves the median
+        // the failure this catches: every send at the end of the run, the median half the run late or more
+        // (787-872 ms on the loop that starved its I/O) and answers read only after the last send. The
+        // median, not the p99: a busy box's hiccup of a few hundred ms (a CI run saw a p99 of 443 ms beside
+        // its own build) moves the tail of a 1 s run, while a starved loop moves the median. Its bound leaves
+        // room for a box whose other work takes the cores from a run at 20,000/s (a median of 132 ms, max
+        // 196, beside a busy loop, a second JVM under wrk and a build)
         assertThat(r.sendLatenessMs().p50()).as("send lateness p50, ms (p99 %.1f, max %.1f)",
-                r.sendLatenessMs().p99(), r.sendLatenessMs().max()).isLessThan(100.0);
+                r.sendLatenessMs().p99(), r.sendLatenessMs().max()).isLessThan(250.0);
 
         List<RequestRecord> log = new ArrayList<>();
         try (RequestLog.Reader reader = RequestLog.read(dir.resolve(RequestLog.FILE_NAME))) {
