@@ -57,6 +57,12 @@ final class ChildCli {
         assertThat(kill).isZero();
     }
 
+    /** Kills {@code child} and every process it started (a demo's or an experiment's service), for a finally block. */
+    static void destroyTree(Process child) {
+        child.descendants().forEach(ProcessHandle::destroyForcibly);
+        child.destroyForcibly();
+    }
+
     private static boolean ignoresSigint() throws IOException {
         Path status = Path.of("/proc/self/status");
         if (!Files.isReadable(status)) {

@@ -100,7 +100,7 @@ class SecondStopIT {
             assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("exited long before the 60 s grace; console: %s",
                     Files.readString(console)).isTrue();
         } finally {
-            child.destroyForcibly();
+            ChildCli.destroyTree(child);
         }
         String printed = Files.readString(console);
         assertThat(child.exitValue()).as(printed).isEqualTo(130);

@@ -64,7 +64,7 @@ class StopExperimentIT {
             assertThat(child.waitFor(90, TimeUnit.SECONDS)).as("exited; console: %s", Files.readString(console))
                     .isTrue();
         } finally {
-            child.destroyForcibly();
+            ChildCli.destroyTree(child);
         }
         String printed = Files.readString(console);
         assertThat(child.exitValue()).as("the exit status of a SIGINT; console: %s", printed).isEqualTo(130);

@@ -104,7 +104,7 @@ class StopRunIT {
             assertThat(child.waitFor(40, TimeUnit.SECONDS)).as("exited; console: %s", Files.readString(console))
                     .isTrue();
         } finally {
-            child.destroyForcibly();
+            ChildCli.destroyTree(child);
         }
         String printed = Files.readString(console);
         assertThat(child.exitValue()).as("the exit status of a SIGINT; console: %s", printed).isEqualTo(130);
