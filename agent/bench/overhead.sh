@@ -12,14 +12,17 @@
 # after the first, a ratio to the first state of the same round; the script prints every round, then per
 # state the median ratio of each with two 95% confidence intervals of the median: distribution-free (sign
 # test, from the order statistics of the ratios) and bootstrap (percentile, 10,000 seeded resamples).
+# Each run also gives the share of the JVM's CPU taken by the agent's own threads and JFR's (per thread,
+# from /proc/PID/task/*/schedstat), printed per state with the same two intervals.
 #
 #   agent/bench/overhead.sh [--server jetty12|jetty94|tomcat|netty|undertow|jdkhttp|springmvc] [--out DIR] [--same-jvm]
 #
 # --same-jvm: one JVM with the agent for the whole bench, its state switched between disarmed and
 # armed-idle by POST /arm and POST /disarm (then waiting, under load, for the observer's grace to end), the
 # order flipped every round (D A, A D, D A, ...): each round's ratio compares two adjacent windows of the
-# same JIT-compiled server, free of the run-to-run spread of fresh JVMs. It measures what arming costs; it
-# cannot measure none or observing (a JVM without the agent, or with observe=always).
+# same JIT-compiled server, without a fresh JVM's JIT history (on a virtual machine whose speed drifts it
+# narrows nothing: docs/benchmarks.md). It measures what arming costs; it cannot measure none or observing
+# (a JVM without the agent, or with observe=always).
 #
 # Environment: PAIRS=10 (rounds)  WARMUP_S=10  MEASURE_S=10  CONNECTIONS=16  THREADS=1
 #   STATES="none disarmed armed-idle observing" (the first is the baseline of the ratios)
@@ -27,7 +30,7 @@
 #     admin= on a free port)
 #   SERVER_CPUS / WRK_CPUS (taskset CPU lists, e.g. 0 and 1; default: no pinning)  SKIP_BUILD=1
 # A smoke run: PAIRS=2 WARMUP_S=1 MEASURE_S=1 agent/bench/overhead.sh
-# On a quiet box, to see 1%: PAIRS=20 WARMUP_S=10 MEASURE_S=10 SERVER_CPUS=0 WRK_CPUS=1 agent/bench/overhead.sh
+# On a quiet, pinned box (the ratios to none see 1 % only where the machine's speed holds still): PAIRS=20 WARMUP_S=10 MEASURE_S=10 SERVER_CPUS=0 WRK_CPUS=1 agent/bench/overhead.sh
 # Read the intervals, not only the medians. Needs wrk, curl and python3.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -38,7 +41,7 @@ while [[ $# -gt 0 ]]; do
     --server) SERVER="$2"; shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
     --same-jvm) SAME_JVM=1; shift ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     *) echo "overhead.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -189,7 +192,7 @@ def read(path):
 before, after = read(sys.argv[1]), read(sys.argv[2])
 agent = total = 0
 for tid, (is_agent, ns) in after.items():
-    delta = ns - before.get(tid, (is_agent, 0))[1]
+    delta = ns - before.get(tid, (0, 0))[1]
     total += delta
     agent += delta if is_agent else 0
 print(agent / max(1, total))
@@ -201,7 +204,7 @@ load() {
   pin "$WRK_CPUS" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${2}s" "http://127.0.0.1:$PORT/fast" >"$OUT/$1.txt" 2>&1
 }
 
-# run LABEL STATE: one run in a fresh JVM; appends "LABEL cpu_us_per_request requests_per_second" to $OUT/runs.txt
+# run LABEL STATE: one run in a fresh JVM: start, enter the state, warm up, measure, stop
 run() {
   start_server "$1" "$2"
   enter_state "$1" "$2"
@@ -226,7 +229,8 @@ switch_state() {
   load "$1.settle" 3
 }
 
-# measure LABEL: the measured window; appends "LABEL cpu_us_per_request requests_per_second" to $OUT/runs.txt
+# measure LABEL: the measured window; appends "LABEL cpu_us_per_request requests_per_second agent_share" to
+# $OUT/runs.txt
 measure() {
   local before after
   before=$(cpu_ticks "$SERVER_PID"); thread_cpu "$SERVER_PID" "$OUT/$1.threads-before.txt"
