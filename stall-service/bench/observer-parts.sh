@@ -8,6 +8,9 @@
 #   stall-service/bench/observer-parts.sh                      from the repository's root
 #   ROUNDS=3 WARMUP_S=5 SECONDS_PER_RUN=20 CONFIGS="none jfr sleeper1ms" stall-service/bench/observer-parts.sh
 #   SKIP_BUILD=1 ...                                           reuses the last build
+#   BUSY=1 CONFIGS="sleeper1ms sleeper5ms" ...                 beside a thread that keeps the JVM's one CPU
+#                                                              busy (taskset -c BUSY_CPU, default 0): read the
+#                                                              threads' column (the process's includes the spinner)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -23,10 +26,14 @@ if [[ "${SKIP_BUILD:-}" != 1 ]]; then
   ./mvnw -B -q -pl stall-service test-compile >"$out/build.log" 2>&1 \
     || { echo "observer-parts.sh: the build failed (see $out/build.log)" >&2; exit 2; }
 fi
+busy=false; pin=()
+if [[ "${BUSY:-}" == 1 ]]; then
+  busy=true; pin=(taskset -c "${BUSY_CPU:-0}")
+fi
 : >"$out/runs.txt"
 for round in $(seq "$ROUNDS"); do
   for config in $CONFIGS; do
-    java -Xmx256m -cp "stall-service/target/test-classes:stall-service/target/classes" \
+    "${pin[@]}" java -Xmx256m -Dloadsmith.bench.busy="$busy" -cp "stall-service/target/test-classes:stall-service/target/classes" \
       io.loadsmith.stall.observe.ObserverPartsBench "$config" "$WARMUP_S" "$SECONDS_PER_RUN" >>"$out/runs.txt" \
       || { echo "observer-parts.sh: the run of $config failed" >&2; exit 3; }
   done

@@ -26,8 +26,8 @@ final class AdminLink {
     /** Starts the admin API and returns its base URL ({@code http://127.0.0.1:7070}). */
     static String start(AgentOptions options, String token, MatchRegistry registry) throws IOException {
         PauseObserver pauses = switch (options.observe()) {
-            case ARMED -> PauseObserver.whenArmed(Clock.system());
-            case ALWAYS -> PauseObserver.start(Clock.system());
+            case ARMED -> PauseObserver.whenArmed(Clock.system(), PauseObserver.DEFAULT_RUN_GRACE, options.sleeperPark());
+            case ALWAYS -> PauseObserver.start(Clock.system(), options.sleeperPark());
             case OFF -> null;
         };
         // the observer's first JFR start waits for the first admin call (AdminRouter), off the host's start

@@ -1,10 +1,12 @@
 package io.loadsmith.agent;
 
 import io.loadsmith.stall.admin.TokenFile;
+import io.loadsmith.stall.observe.PauseObserver;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -32,6 +34,9 @@ public final class AgentOptions {
     static final String DEFAULT_HOST = "127.0.0.1";
     static final int DEFAULT_PORT = 7070;
 
+    /** Every option's name, for the messages that list them. */
+    static final String OPTION_NAMES = "admin, token, token-file, targets, method, log, observe, sleeper, trace-header, replica";
+
     /** What a {@code replica=} name may hold: it goes into a header value, before its first {@code ;}. */
     static final String REPLICA_PATTERN = "[A-Za-z0-9._:-]+";
 
@@ -55,12 +60,13 @@ public final class AgentOptions {
     private final List<MethodRef> methods;
     private final LogLevel logLevel;
     private final Observe observe;
+    private final int sleeperParkMillis;
     private final boolean traceHeader;
     private final String replica;
 
     private AgentOptions(String adminHost, int adminPort, String token, Path tokenFile, boolean randomToken,
                          boolean autoTargets, Set<String> targets, List<MethodRef> methods, LogLevel logLevel,
-                         Observe observe, boolean traceHeader, String replica) {
+                         Observe observe, int sleeperParkMillis, boolean traceHeader, String replica) {
         this.adminHost = adminHost;
         this.adminPort = adminPort;
         this.token = token;
@@ -71,6 +77,7 @@ public final class AgentOptions {
         this.methods = List.copyOf(methods);
         this.logLevel = logLevel;
         this.observe = observe;
+        this.sleeperParkMillis = sleeperParkMillis;
         this.traceHeader = traceHeader;
         this.replica = replica;
     }
@@ -94,6 +101,7 @@ public final class AgentOptions {
         List<MethodRef> methods = new ArrayList<>();
         LogLevel level = LogLevel.INFO;
         Observe observe = Observe.ARMED;
+        int sleeperParkMillis = PauseObserver.DEFAULT_SLEEPER_PARK_MILLIS;
         boolean traceHeader = false;
         String replica = null;
         String listKey = null;
@@ -109,8 +117,7 @@ public final class AgentOptions {
                         auto = addTargets(item, targets, auto);
                         continue;
                     }
-                    throw new IllegalArgumentException("option \"" + item + "\": expected key=value (options: "
-                            + "admin, token, token-file, targets, method, log, observe, trace-header, replica)");
+                    throw new IllegalArgumentException("option \"" + item + "\": expected key=value (options: " + OPTION_NAMES + ")");
                 }
                 String key = item.substring(0, eq).strip().toLowerCase(Locale.ROOT);
                 String value = item.substring(eq + 1).strip();
@@ -177,7 +184,8 @@ public final class AgentOptions {
                         }
                         replica = value;
                     }
-                    default -> throw new IllegalArgumentException("unknown option \"" + key + "\" (options: admin, token, token-file, targets, method, log, observe, trace-header, replica)");
+                    case "sleeper" -> sleeperParkMillis = parseSleeperPark(value);
+                    default -> throw new IllegalArgumentException("unknown option \"" + key + "\" (options: " + OPTION_NAMES + ")");
                 }
             }
         }
@@ -199,7 +207,26 @@ public final class AgentOptions {
                     + "binding the admin API elsewhere needs a token (token=, token-file= or token=random)");
         }
         return new AgentOptions(host, port, random ? null : token, tokenFile, random, auto, targets, methods, level, observe,
-                traceHeader, replica);
+                sleeperParkMillis, traceHeader, replica);
+    }
+
+    /**
+     * {@code sleeper=5ms}: whole milliseconds, from the observer's shortest park to its longest (compile-time
+     * constants, so that parsing loads no class of the observer on the host's thread).
+     */
+    private static int parseSleeperPark(String value) {
+        int min = PauseObserver.DEFAULT_SLEEPER_PARK_MILLIS;
+        int max = PauseObserver.MAX_SLEEPER_PARK_MILLIS;
+        String expected = "option sleeper: expected a park from " + min + "ms to " + max + "ms, e.g. sleeper=5ms (got \"" + value + "\")";
+        String lower = value.toLowerCase(Locale.ROOT);
+        if (!lower.matches("[0-9]{1,4}ms")) {
+            throw new IllegalArgumentException(expected);
+        }
+        int millis = Integer.parseInt(lower.substring(0, lower.length() - 2));
+        if (millis < min || millis > max) {
+            throw new IllegalArgumentException(expected);
+        }
+        return millis;
     }
 
     private static boolean addTargets(String value, Set<String> targets, boolean auto) {
@@ -278,6 +305,9 @@ public final class AgentOptions {
      * default ({@code observe=armed} or {@code on}), {@code always} or {@code off}.
      */
     public Observe observe() { return observe; }
+
+    /** How long the pause observer's sleeper parks ({@code sleeper=}); 1 ms by default. */
+    public Duration sleeperPark() { return Duration.ofMillis(sleeperParkMillis); }
 
     /** True ({@code trace-header=on}; off by default) when gated responses carry the {@code Loadsmith-Replica} header. */
     public boolean traceHeader() { return traceHeader; }

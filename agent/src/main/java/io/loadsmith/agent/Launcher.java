@@ -38,6 +38,8 @@ public final class Launcher {
               observe=MODE           when to observe real pauses (safepoints through JFR, a sleeper
                                      thread) and serve them at GET /pauses: armed (default; on means
                                      armed) from each arm to 30 s after its run, always, or off
+              sleeper=DURATION       the pause sleeper's park, 1ms (default) to 100ms: longer is cheaper
+                                     and knows a pause's start only to within it
 
             Then: POST /arm, POST /disarm, GET /stalls, GET /pauses, GET /clock, GET /health, GET /metrics on the admin API.
             Example:

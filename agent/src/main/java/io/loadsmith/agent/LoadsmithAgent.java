@@ -48,17 +48,21 @@ import java.lang.instrument.Instrumentation;
  * the whole process through a sleeper thread) and serve them at {@code GET /pauses}: {@code armed} (the
  * default; {@code on} means the same) from each arm to 30 s after its run ends, with no thread and no JFR
  * recording in between; {@code always} from the agent's start; {@code off} never.</dd>
+ * <dt>{@code sleeper=5ms}</dt>
+ * <dd>how long the pause observer's sleeper parks, 1 ms (the default) to 100 ms: fewer wake-ups cost the
+ * host less CPU, and a pause's start is then known only to within the park.</dd>
  * </dl>
  *
  * <h2>What it does</h2>
  * The gate classes (stall-service, relocated) are defined in the bootstrap class loader (not appended to
  * its search path, which would switch off the host's class-data sharing), so every class loader of the
- * host resolves one gate. Byte Buddy advice (retransforming classes already loaded) calls the gate
- * where a request enters each known server and again on its response path, so a request in flight when
- * a stall begins does not complete inside it. The thread that loads the agent only parses the options
- * and the token: the gate classes, Byte Buddy and then the admin API start on a daemon thread
- * ({@code loadsmith-agent-start}) while the host goes on starting, and no class file transformer is
- * registered before Byte Buddy's is built; the admin API listens only once the gates are in place. {@code GET /health} lists which targets matched which
+ * host resolves one gate. The agent's weaver ({@code GateWeaver}, on the ASM that Byte Buddy ships;
+ * retransforming classes already loaded) adds a call to the gate where a request enters each known server
+ * and again on its response path, so a request in flight when a stall begins does not complete inside it.
+ * The thread that loads the agent only parses the options and the token: the gate classes, the weaver and
+ * then the admin API start on a daemon thread ({@code loadsmith-agent-start}) while the host goes on
+ * starting, and no class file transformer is registered before the gate classes are in place; the admin
+ * API listens only once the gates are in place. {@code GET /health} lists which targets matched which
  * classes; when none did, {@code POST /arm} answers 409 and says so. The admin API runs on the JDK's
  * HTTP server on threads the gate never holds, so {@code /disarm} works during a stall. An error inside
  * the agent is logged once and never reaches the request path.

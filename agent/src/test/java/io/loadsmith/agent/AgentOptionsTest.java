@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +28,18 @@ class AgentOptionsTest {
         assertThat(options.enables("method")).isFalse();
         assertThat(options.logLevel()).isEqualTo(AgentOptions.LogLevel.INFO);
         assertThat(options.observe()).isEqualTo(AgentOptions.Observe.ARMED);
+        assertThat(options.sleeperPark()).isEqualTo(Duration.ofMillis(1));
+    }
+
+    @Test
+    void sleeper_takes_a_park_of_whole_milliseconds_from_1_to_100() {
+        assertThat(AgentOptions.parse("sleeper=5ms").sleeperPark()).isEqualTo(Duration.ofMillis(5));
+        assertThat(AgentOptions.parse("sleeper=1MS").sleeperPark()).isEqualTo(Duration.ofMillis(1));
+        assertThat(AgentOptions.parse("sleeper=100ms").sleeperPark()).isEqualTo(Duration.ofMillis(100));
+        for (String bad : new String[] {"0ms", "101ms", "5", "5s", "1.5ms", "", "99999999999ms"}) {
+            assertThatThrownBy(() -> AgentOptions.parse("sleeper=" + bad))
+                    .hasMessage("option sleeper: expected a park from 1ms to 100ms, e.g. sleeper=5ms (got \"" + bad + "\")");
+        }
     }
 
     @Test
@@ -133,7 +147,7 @@ class AgentOptionsTest {
         assertThatThrownBy(() -> AgentOptions.parse("log=loud"))
                 .hasMessage("option log: expected off, error, warning, info or debug (got \"loud\")");
         assertThatThrownBy(() -> AgentOptions.parse("colour=red"))
-                .hasMessage("unknown option \"colour\" (options: admin, token, token-file, targets, method, log, observe, trace-header, replica)");
+                .hasMessage("unknown option \"colour\" (options: admin, token, token-file, targets, method, log, observe, sleeper, trace-header, replica)");
         assertThatThrownBy(() -> AgentOptions.parse("token=a,token-file=/tmp/t"))
                 .hasMessage("options token and token-file: give one of them (or token=random,token-file=PATH)");
     }

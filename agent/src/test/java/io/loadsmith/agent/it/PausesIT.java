@@ -61,7 +61,19 @@ class PausesIT {
 
             assertThat(gc.gc()).as("%s", gc).contains("SerialOld");
             assertThat(health).containsPattern("\"pauses\":\\{\"observing\":true,\"mode\":\"armed\",\"running\":true,\"jfr\":\"on\",\"safepoints\":[1-9]");
+            assertThat(health).contains("\"sleeper_park_ms\":1}");
             assertThat(metrics).containsPattern("\nloadsmith_pauses_total\\{source=\"safepoint\"\\} [1-9]");
+        }
+    }
+
+    /** {@code sleeper=20ms} reaches the observer: its sleeper parks 20 ms, as {@code /health} says. */
+    @Test
+    void the_sleeper_option_sets_the_sleepers_park() throws Exception {
+        try (ChildJvm app = start("admin=127.0.0.1:0,observe=always,sleeper=20ms")) {
+            app.appPort();
+            Admin admin = new Admin(app.adminUrl(), null);
+
+            assertThat(admin.get("/health").body()).contains("\"mode\":\"always\",\"running\":true,", "\"sleeper_park_ms\":20}");
         }
     }
 

@@ -70,6 +70,7 @@ final class HealthEndpoint implements Endpoint {
             counts.put("sleeper", totals.sleeper());
             counts.put("host", totals.hostSleeper());
             counts.put("dropped", totals.droppedRecords());
+            counts.put("sleeper_park_ms", observer.sleeperParkNanos() / 1_000_000);
         }
         return counts;
     }

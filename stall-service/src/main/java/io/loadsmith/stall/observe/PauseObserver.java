@@ -14,8 +14,9 @@ import java.util.concurrent.locks.LockSupport;
  * threads to it to when it began to release them, labelled with the VM operation and, for a collection,
  * the collector and cause. JFR's own safepoints are reported like any other. JFR delivers about once a
  * second, so a safepoint window appears up to ~2 s after it ended.</li>
- * <li>A sleeper thread ({@value #SLEEPER_THREAD}, jHiccup's method): it parks 1 ms in a loop and reports
- * every wake-up later than its shortest loop by more than a threshold (default 2 ms). It sees what JFR
+ * <li>A sleeper thread ({@value #SLEEPER_THREAD}, jHiccup's method): it parks 1 ms in a loop (its park can be
+ * longer: cheaper, and coarser) and reports every wake-up later than its shortest loop by more than a
+ * threshold (default 2 ms). It sees what JFR
  * cannot: a stopped process, CPU starvation, throttling. Its windows are labelled
  * {@link PauseWindow#ATTRIBUTED} when they overlap a safepoint window and {@link PauseWindow#HOST}
  * otherwise, once JFR has delivered past them ({@link PauseWindow#UNATTRIBUTED} without JFR, or when JFR
@@ -67,7 +68,13 @@ public final class PauseObserver implements AutoCloseable {
     /** {@link #jfrStatus()} of an observer of {@link #whenArmed} that runs while its JFR stream starts. */
     public static final String STARTING = "starting";
 
-    static final long SLEEP_NANOS = 1_000_000;
+    /**
+     * The sleeper's park by default, jHiccup's resolution: a pause's start is known to within it. Each
+     * wake-up costs some 12-20 µs of CPU on a virtual machine, so a thousand a second are 1-2 % of a core.
+     */
+    public static final int DEFAULT_SLEEPER_PARK_MILLIS = 1;
+    /** The longest park a sleeper may be given: a pause's start is then known to within a tenth of a second. */
+    public static final int MAX_SLEEPER_PARK_MILLIS = 100;
     /**
      * How often the sleeper, or the thread of {@link #safepointsOnly}, commits the sync events. JFR delivers
      * once a second, so samples taken more often are not seen sooner; and between samples a second apart
@@ -116,8 +123,18 @@ public final class PauseObserver implements AutoCloseable {
         if (maxRecords < 1) {
             throw new IllegalArgumentException("maxRecords: must be >= 1 (got " + maxRecords + ")");
         }
-        return started(new PauseObserver(clock, sleeperThresholdNanos, maxRecords, true, withJfr, SLEEP_NANOS,
-                SYNC_INTERVAL_MILLIS * 1_000_000L, -1));
+        return started(new PauseObserver(clock, sleeperThresholdNanos, maxRecords, true, withJfr,
+                DEFAULT_SLEEPER_PARK_MILLIS * 1_000_000L, SYNC_INTERVAL_MILLIS * 1_000_000L, -1));
+    }
+
+    /**
+     * Starts both sources, the sleeper parking {@code sleeperPark} ({@value #DEFAULT_SLEEPER_PARK_MILLIS} to
+     * {@value #MAX_SLEEPER_PARK_MILLIS} ms) instead of 1 ms.
+     */
+    public static PauseObserver start(Clock clock, Duration sleeperPark) {
+        Objects.requireNonNull(clock, "clock");
+        return started(new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, true, true,
+                checkedPark(sleeperPark), SYNC_INTERVAL_MILLIS * 1_000_000L, -1));
     }
 
     /**
@@ -153,12 +170,29 @@ public final class PauseObserver implements AutoCloseable {
      * @param grace how long it goes on after a run's end, >= 0
      */
     public static PauseObserver whenArmed(Clock clock, Duration grace) {
+        return whenArmed(clock, grace, Duration.ofMillis(DEFAULT_SLEEPER_PARK_MILLIS));
+    }
+
+    /**
+     * {@link #whenArmed(Clock, Duration)} whose sleeper parks {@code sleeperPark} ({@value #DEFAULT_SLEEPER_PARK_MILLIS}
+     * to {@value #MAX_SLEEPER_PARK_MILLIS} ms): fewer wake-ups, and a pause's start known only to within the park.
+     */
+    public static PauseObserver whenArmed(Clock clock, Duration grace, Duration sleeperPark) {
         Objects.requireNonNull(clock, "clock");
         if (grace == null || grace.isNegative()) {
             throw new IllegalArgumentException("grace: must be >= 0 (got " + grace + ")");
         }
-        return new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, true, true, SLEEP_NANOS,
-                SYNC_INTERVAL_MILLIS * 1_000_000L, grace.toNanos());
+        return new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, true, true,
+                checkedPark(sleeperPark), SYNC_INTERVAL_MILLIS * 1_000_000L, grace.toNanos());
+    }
+
+    private static long checkedPark(Duration sleeperPark) {
+        if (sleeperPark == null || sleeperPark.toNanos() < DEFAULT_SLEEPER_PARK_MILLIS * 1_000_000L
+                || sleeperPark.toNanos() > MAX_SLEEPER_PARK_MILLIS * 1_000_000L) {
+            throw new IllegalArgumentException("sleeperPark: must be from " + DEFAULT_SLEEPER_PARK_MILLIS + " to "
+                    + MAX_SLEEPER_PARK_MILLIS + " ms (got " + sleeperPark + ")");
+        }
+        return sleeperPark.toNanos();
     }
 
     /**
@@ -301,6 +335,11 @@ public final class PauseObserver implements AutoCloseable {
      */
     public String jfrStatus() {
         return jfrStatus;
+    }
+
+    /** How long the sleeper parks, in nanoseconds (0 without a sleeper). */
+    public long sleeperParkNanos() {
+        return settings.withSleeper() ? settings.sleepNanos() : 0;
     }
 
     /** The sleeper's threshold, in nanoseconds. */

@@ -25,6 +25,10 @@ import java.util.stream.Stream;
  * hour), {@code jfr+syncMS} (the stream and a thread committing the samples every MS ms),
  * {@code sleeperMS} (the sleeper alone, parking MS ms, no JFR), {@code sleeperMS+jfr+syncMS} (both sources,
  * the sleeper committing the samples).
+ *
+ * <p>With {@code -Dloadsmith.bench.busy=true} a thread spins beside the observer from the start (the script
+ * pins the JVM to one CPU): what each part costs on a busy server's CPU, where a wake-up preempts a thread
+ * and finds its caches cold. The process's CPU then includes the spinning thread; read the threads' column.
  */
 public final class ObserverPartsBench {
 
@@ -41,6 +45,11 @@ public final class ObserverPartsBench {
         String config = args[0];
         long warmupSeconds = Long.parseLong(args[1]);
         long seconds = Long.parseLong(args[2]);
+        if (Boolean.getBoolean("loadsmith.bench.busy")) {
+            Thread spinner = new Thread(ObserverPartsBench::spin, "bench-busy");
+            spinner.setDaemon(true);
+            spinner.start();
+        }
         PauseObserver observer = start(config);
         Thread.sleep(warmupSeconds * 1000);
         com.sun.management.OperatingSystemMXBean os =
@@ -62,6 +71,17 @@ public final class ObserverPartsBench {
         System.out.println(line);
         if (observer != null) {
             observer.close();
+        }
+    }
+
+    private static volatile long spun;
+
+    /** Keeps a CPU busy, as a server's request threads would. */
+    private static void spin() {
+        long x = 0;
+        while (true) {
+            x += System.nanoTime();
+            spun = x;
         }
     }
 

@@ -5,13 +5,19 @@ import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** The observer in this JVM: its threads, its start and stop. */
@@ -188,6 +194,69 @@ class PauseObserverIT {
             observer.requestSync();
             await().atMost(Duration.ofSeconds(30)).until(() -> observer.finalisedUpTo(afterFirstSamples));
         }
+    }
+
+    /**
+     * A sleeper told to park 50 ms wakes about 20 times a second, not a thousand: its voluntary context
+     * switches (Linux's count for its thread) over at least a second, against what its park allows.
+     */
+    @Test
+    void a_sleeper_with_a_longer_park_wakes_that_much_less_often() throws Exception {
+        long parkNanos = Duration.ofMillis(50).toNanos();
+        try (PauseObserver observer = PauseObserver.started(Clock.system(), true, false, parkNanos, Duration.ofHours(1).toNanos())) {
+            assertThat(observer.sleeperParkNanos()).isEqualTo(parkNanos);
+            // the thread names itself at its start: wait for that
+            Path sleeper = await().atMost(Duration.ofSeconds(10)).until(PauseObserverIT::sleeperTask, Objects::nonNull);
+            long fromNanos = System.nanoTime();
+            long before = voluntarySwitches(sleeper);
+            await().atMost(Duration.ofSeconds(10)).until(() -> System.nanoTime() - fromNanos >= 1_000_000_000L);
+            long wakeUps = voluntarySwitches(sleeper) - before;
+            long allowed = (System.nanoTime() - fromNanos) / parkNanos + 2; // the park, and an unpark at close
+
+            assertThat(wakeUps).as("wake-ups, at most " + allowed).isBetween(1L, allowed);
+        }
+    }
+
+    @Test
+    void the_sleepers_park_is_1_ms_by_default_and_may_be_up_to_100_ms() {
+        try (PauseObserver observer = PauseObserver.start(Clock.system(), Duration.ofMillis(100))) {
+            assertThat(observer.sleeperParkNanos()).isEqualTo(100_000_000L);
+        }
+        try (PauseObserver observer = PauseObserver.whenArmed(Clock.system())) {
+            assertThat(observer.sleeperParkNanos()).isEqualTo(1_000_000L);
+        }
+        try (PauseObserver observer = PauseObserver.safepointsOnly(Clock.system(), Duration.ofHours(1).toNanos())) {
+            assertThat(observer.sleeperParkNanos()).isZero();
+        }
+        for (Duration bad : new Duration[] {Duration.ofNanos(999_999), Duration.ofMillis(101), null}) {
+            assertThatThrownBy(() -> PauseObserver.whenArmed(Clock.system(), Duration.ZERO, bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("sleeperPark: must be from 1 to 100 ms (got " + bad + ")");
+        }
+    }
+
+    /** The sleeper's task in {@code /proc/self/task} (its name, cut to 15 characters by Linux, is unique here), or null. */
+    private static Path sleeperTask() throws IOException {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            List<Path> sleepers = tasks.filter(task -> {
+                try {
+                    return Files.readString(task.resolve("comm")).strip().equals(PauseObserver.SLEEPER_THREAD.substring(0, 15));
+                } catch (IOException e) {
+                    return false; // a thread that ended meanwhile
+                }
+            }).collect(Collectors.toList());
+            assertThat(sleepers).hasSizeLessThan(2);
+            return sleepers.isEmpty() ? null : sleepers.get(0);
+        }
+    }
+
+    private static long voluntarySwitches(Path task) throws IOException {
+        for (String line : Files.readAllLines(task.resolve("status"))) {
+            if (line.startsWith("voluntary_ctxt_switches:")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+            }
+        }
+        throw new AssertionError("no voluntary_ctxt_switches in " + task.resolve("status"));
     }
 
     @Test
