@@ -56,7 +56,9 @@ final class GateWeaver implements ClassFileTransformer {
             for (Gate gate : target.gates()) {
                 List<Target> list = targetsByInternalName.computeIfAbsent(gate.typeName().replace('.', '/'),
                         k -> new ArrayList<>());
-                if (!list.contains(target)) {
+                // by identity, not contains(): a record's equals() bootstraps java.lang.runtime.ObjectMethods,
+                // some fifty method-handle classes spun while the host starts; a target's gates come together
+                if (list.isEmpty() || list.get(list.size() - 1) != target) {
                     list.add(target);
                 }
             }

@@ -2,6 +2,8 @@ package io.loadsmith.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -37,6 +39,48 @@ class AgentJarIT {
             assertThat(jar.getEntry("io/loadsmith/agent/shaded/com/fasterxml/jackson/core/JsonFactory.class")).isNotNull();
             assertThat(Collections.list(jar.entries())).noneMatch(e -> e.getName().endsWith("module-info.class"));
         }
+    }
+
+    /**
+     * The agent's and stall-service's classes concatenate strings with StringBuilder ({@code -XDstringConcat=inline}):
+     * a class that refers to {@code StringConcatFactory} would bootstrap it, and spin its method-handle classes,
+     * on the agent's start-up thread while the host starts.
+     */
+    @Test
+    void no_class_of_the_agent_or_stall_service_concatenates_through_invokedynamic() throws Exception {
+        byte[] factory = "java/lang/invoke/StringConcatFactory".getBytes(StandardCharsets.US_ASCII);
+        List<String> indy = new ArrayList<>();
+        int read = 0;
+        try (JarFile jar = new JarFile(ChildJvm.AGENT_JAR.toFile())) {
+            for (JarEntry entry : Collections.list(jar.entries())) {
+                String name = entry.getName();
+                boolean own = name.startsWith("io/loadsmith/agent/") && !name.startsWith("io/loadsmith/agent/shaded/")
+                        || name.startsWith("io/loadsmith/agent/shaded/stall/");
+                if (own && name.endsWith(".class")) {
+                    read++;
+                    try (InputStream in = jar.getInputStream(entry)) {
+                        if (contains(in.readAllBytes(), factory)) {
+                            indy.add(name);
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(read).as("classes read").isGreaterThan(100);
+        assertThat(indy).isEmpty();
+    }
+
+    private static boolean contains(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i <= haystack.length - needle.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     @Test

@@ -21,7 +21,7 @@ final class ArmEndpoint implements Endpoint {
     ArmEndpoint(AdminConfig config, StallController controller) {
         this.config = config;
         this.controller = controller;
-        this.armRequests = new ArmRequests(AdminJson.FACTORY, config);
+        this.armRequests = new ArmRequests(config);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.loadsmith.stall.admin;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -35,11 +34,9 @@ final class ArmRequests {
     record ArmRequest(StallPlan plan, String runId) {
     }
 
-    private final JsonFactory json;
     private final AdminConfig config;
 
-    ArmRequests(JsonFactory json, AdminConfig config) {
-        this.json = json;
+    ArmRequests(AdminConfig config) {
         this.config = config;
     }
 
@@ -51,7 +48,8 @@ final class ArmRequests {
     /** Parses and checks an arm body, its optional {@code run_id} with it. */
     ArmRequest parseRequest(byte[] body) throws AdminError {
         Fields fields;
-        try (JsonParser parser = json.createParser(body)) {
+        // AdminJson's factory only now: its class loads jackson, which an agent keeps off its host's start
+        try (JsonParser parser = AdminJson.FACTORY.createParser(body)) {
             fields = readFields(parser);
         } catch (JsonProcessingException e) {
             throw AdminError.badRequest("body: malformed JSON" + where(e.getLocation()) + ": " + e.getOriginalMessage());
