@@ -187,8 +187,8 @@ public final class PauseObserver implements AutoCloseable {
     }
 
     private static long checkedPark(Duration sleeperPark) {
-        if (sleeperPark == null || sleeperPark.toNanos() < DEFAULT_SLEEPER_PARK_MILLIS * 1_000_000L
-                || sleeperPark.toNanos() > MAX_SLEEPER_PARK_MILLIS * 1_000_000L) {
+        if (sleeperPark == null || sleeperPark.compareTo(Duration.ofMillis(DEFAULT_SLEEPER_PARK_MILLIS)) < 0
+                || sleeperPark.compareTo(Duration.ofMillis(MAX_SLEEPER_PARK_MILLIS)) > 0) {
             throw new IllegalArgumentException("sleeperPark: must be from " + DEFAULT_SLEEPER_PARK_MILLIS + " to "
                     + MAX_SLEEPER_PARK_MILLIS + " ms (got " + sleeperPark + ")");
         }

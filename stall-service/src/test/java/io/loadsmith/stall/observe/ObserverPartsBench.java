@@ -133,16 +133,22 @@ public final class ObserverPartsBench {
         try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 try {
-                    for (String line : Files.readAllLines(task.resolve("status"))) {
-                        if (line.startsWith("voluntary_ctxt_switches:")) {
-                            total += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
-                        }
-                    }
+                    total += voluntarySwitches(task);
                 } catch (IOException gone) {
                     // the thread ended meanwhile
                 }
             }
         }
         return total;
+    }
+
+    /** A thread's voluntary context switches, from {@code /proc/self/task/TID/status}: about one per wake-up. */
+    static long voluntarySwitches(Path task) throws IOException {
+        for (String line : Files.readAllLines(task.resolve("status"))) {
+            if (line.startsWith("voluntary_ctxt_switches:")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+            }
+        }
+        throw new IOException("no voluntary_ctxt_switches in " + task.resolve("status"));
     }
 }

@@ -208,9 +208,9 @@ class PauseObserverIT {
             // the thread names itself at its start: wait for that
             Path sleeper = await().atMost(Duration.ofSeconds(10)).until(PauseObserverIT::sleeperTask, Objects::nonNull);
             long fromNanos = System.nanoTime();
-            long before = voluntarySwitches(sleeper);
+            long before = ObserverPartsBench.voluntarySwitches(sleeper);
             await().atMost(Duration.ofSeconds(10)).until(() -> System.nanoTime() - fromNanos >= 1_000_000_000L);
-            long wakeUps = voluntarySwitches(sleeper) - before;
+            long wakeUps = ObserverPartsBench.voluntarySwitches(sleeper) - before;
             long allowed = (System.nanoTime() - fromNanos) / parkNanos + 2; // the park, and an unpark at close
 
             assertThat(wakeUps).as("wake-ups, at most " + allowed).isBetween(1L, allowed);
@@ -248,15 +248,6 @@ class PauseObserverIT {
             assertThat(sleepers).hasSizeLessThan(2);
             return sleepers.isEmpty() ? null : sleepers.get(0);
         }
-    }
-
-    private static long voluntarySwitches(Path task) throws IOException {
-        for (String line : Files.readAllLines(task.resolve("status"))) {
-            if (line.startsWith("voluntary_ctxt_switches:")) {
-                return Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
-            }
-        }
-        throw new AssertionError("no voluntary_ctxt_switches in " + task.resolve("status"));
     }
 
     @Test
