@@ -151,9 +151,11 @@ class AdminCommandsIT {
     private static final long[][] REPLAYED_MS = {{50, 40}, {500, 80}};
     private static final long FEW_MS = 5;
     /**
-     * How late after the counted start's offset the run's arm may land on the agent: the tester arms again
-     * while it lands more than 1 ms off the time expected, up to five times; on a busy 2-core box, with the
-     * agent in this JVM, the last arm landed 0.4 to 5.5 ms late.
+     * How far from the counted start's offset the run's arm may land on the agent, either way: the tester
+     * arms again while an arm lands more than 1 ms off the time expected (what the arm before took), up to
+     * five times, and keeps the last. On a busy 2-core box, with the agent in this JVM, the last arm landed
+     * 0.4 to 5.5 ms late; beside one more busy loop each arm took 3-15 ms, the fifth was still off, and it
+     * landed up to 7.4 ms late or 5.3 ms early (and 8.6 ms early once in CI).
      */
     private static final long ARM_LANDING_MS = 10;
 
@@ -218,7 +220,7 @@ class AdminCommandsIT {
         JsonNode planned = new ObjectMapper().readTree(outDir.resolve("agent-stalls.json").toFile()).get("stalls");
         long firstPlannedNanos = planned.get(0).get("planned_start_ns").asLong();
         assertThat((firstPlannedNanos - startNanos) / 1e6).as("the first window's planned offset from the counted start")
-                .isBetween(REPLAYED_MS[0][0] - 1.0, REPLAYED_MS[0][0] + (double) ARM_LANDING_MS);
+                .isBetween(REPLAYED_MS[0][0] - (double) ARM_LANDING_MS, REPLAYED_MS[0][0] + (double) ARM_LANDING_MS);
         for (int i = 0; i < rows.size(); i++) {
             JsonNode row = rows.get(i);
             long plannedNanos = planned.get(i).get("planned_start_ns").asLong();
