@@ -35,9 +35,19 @@ public interface AdminApi {
      */
     AdminClient.Armed arm(List<PlannedStall> windows, StallKind kind, String runId) throws AdminException;
 
-    /** Arms {@code plan}: by its seed when it is seeded, else by its windows. */
+    /**
+     * Arms a plan of no stalls over {@code horizonNanos} under a run id of the caller's (null: the agent makes
+     * one): everything an armed plan runs in the service (its pause observer over the horizon) but nothing is
+     * held; the control half of a paired run.
+     */
+    AdminClient.Armed armNoStalls(long horizonNanos, StallKind kind, String runId) throws AdminException;
+
+    /** Arms {@code plan}: by its seed when it is seeded, else by its windows, or over its horizon if it has none. */
     default AdminClient.Armed arm(StallPlan plan, String runId) throws AdminException {
-        return plan.seededSpec().isPresent() ? arm(plan.seededSpec().get(), plan.kind(), runId)
+        if (plan.seededSpec().isPresent()) {
+            return arm(plan.seededSpec().get(), plan.kind(), runId);
+        }
+        return plan.stalls().isEmpty() ? armNoStalls(plan.horizonNanos(), plan.kind(), runId)
                 : arm(plan.stalls(), plan.kind(), runId);
     }
 

@@ -131,6 +131,13 @@ public final class AdminClient implements AdminApi {
         return armed(armJson(explicitBody(windows, kind, runId)));
     }
 
+    @Override
+    public Armed armNoStalls(long horizonNanos, StallKind kind, String runId) throws AdminException {
+        ObjectNode body = explicitBody(List.of(), kind, runId);
+        body.put("horizon_ms", Nanos.toMillis(horizonNanos));
+        return armed(armJson(body));
+    }
+
     /** The body of {@code POST /arm} for explicit windows (offsets and durations in ms, as the API takes them). */
     public static ObjectNode explicitBody(List<PlannedStall> windows, StallKind kind, String runId) {
         ObjectNode body = JSON.createObjectNode();

@@ -21,9 +21,12 @@ import java.util.List;
  * @param replicas          every agent to arm, {@code admin} first (one per replica of the service; see
  *                          {@link Replicas})
  * @param replay            the replayed profile's plan; null for a seeded plan
+ * @param control           true for the control half of a paired run: the agents are armed with a plan of no
+ *                          stalls over the same horizon ({@link #asControl()}), so that their pause observers run
+ *                          over the same span as in the stalled half and nothing is held
  */
 public record AgentStalls(AdminApi admin, long seed, long meanIntervalNanos, long durationNanos, long minGapNanos,
-                          StallKind kind, List<AdminApi> replicas, ReplayPlan replay) {
+                          StallKind kind, List<AdminApi> replicas, ReplayPlan replay, boolean control) {
 
     /** How far from expected a replay's arm may reach the agent before it is armed again: 1 ms. */
     public static final long ARM_TOLERANCE_NANOS = 1_000_000L;
@@ -37,19 +40,27 @@ public record AgentStalls(AdminApi admin, long seed, long meanIntervalNanos, lon
     /** A seeded plan on every agent of {@code replicas}. */
     public AgentStalls(AdminApi admin, long seed, long meanIntervalNanos, long durationNanos, long minGapNanos,
                        StallKind kind, List<AdminApi> replicas) {
-        this(admin, seed, meanIntervalNanos, durationNanos, minGapNanos, kind, replicas, null);
+        this(admin, seed, meanIntervalNanos, durationNanos, minGapNanos, kind, replicas, null, false);
     }
 
     /** One agent, a seeded plan. */
     public AgentStalls(AdminApi admin, long seed, long meanIntervalNanos, long durationNanos, long minGapNanos,
                        StallKind kind) {
-        this(admin, seed, meanIntervalNanos, durationNanos, minGapNanos, kind, List.of(admin), null);
+        this(admin, seed, meanIntervalNanos, durationNanos, minGapNanos, kind, List.of(admin), null, false);
     }
 
     /** The replay of a pause profile on every agent of {@code replicas}, the first one first. */
     public static AgentStalls replayed(ReplayPlan replay, List<AdminApi> replicas) {
         return new AgentStalls(replicas.get(0), 0, 0, replay.plan().longestStallNanos(), 0, replay.plan().kind(),
-                replicas, replay);
+                replicas, replay, false);
+    }
+
+    /**
+     * The control half of this: the same agents, each armed at the counted start as this would be, with a plan
+     * of no stalls over the counted run (docs/experiments.md, "Both halves observed").
+     */
+    public AgentStalls asControl() {
+        return new AgentStalls(admin, seed, meanIntervalNanos, durationNanos, minGapNanos, kind, replicas, replay, true);
     }
 
     /** True when there is more than one agent to arm. */
@@ -69,8 +80,11 @@ public record AgentStalls(AdminApi admin, long seed, long meanIntervalNanos, lon
         return new SeededPlanSpec(seed, meanIntervalNanos, durationNanos, minGapNanos, horizonNanos);
     }
 
-    /** The plan to arm for a counted run of {@code horizonNanos}: the seeded one, or the replay's. */
+    /** The plan to arm for a counted run of {@code horizonNanos}: the seeded one, the replay's, or none (a control). */
     public StallPlan plan(long horizonNanos) {
+        if (control) {
+            return StallPlan.explicit(List.of(), kind, horizonNanos);
+        }
         return replay != null ? replay.plan() : StallPlan.seeded(spec(horizonNanos), kind);
     }
 
@@ -88,7 +102,7 @@ public record AgentStalls(AdminApi admin, long seed, long meanIntervalNanos, lon
      */
     public AdminClient.Armed arm(AdminApi agent, ClockOffset offset, long horizonNanos, long startNanos, Clock clock,
                                  String runId) throws AdminException {
-        if (replay == null) {
+        if (replay == null || control) {
             return agent.arm(plan(horizonNanos), runId);
         }
         long expectedNanos = offset.uncertaintyNanos(); // the arm's way to the agent: half the probe's round trip

@@ -63,18 +63,23 @@ final class PageHeader {
         b.append("</ul></div>\n");
     }
 
-    /** One row per run: its round, stall state, seed and every tester setting as a chip. */
+    /**
+     * One row per run: its round, stall state, seed, what ran in the service (the plan armed and the agent's
+     * pause observer, for a run with an agent) and every tester setting as a chip.
+     */
     private void settings(StringBuilder b) {
         boolean fold = results.runs().size() > OPEN_SETTINGS_UP_TO;
         if (fold) {
             b.append("<details><summary>Tester settings of ").append(results.runs().size()).append(" runs</summary>\n");
         }
         b.append("<div class=\"scroll\"><table class=\"settings\" id=\"settings\"><thead><tr><th>run</th><th>round</th>")
-                .append("<th>stall</th><th>seed</th><th>tester settings</th></tr></thead><tbody>\n");
+                .append("<th>stall</th><th>seed</th><th>in the service</th><th>tester settings</th></tr></thead><tbody>\n");
         for (RunResult r : results.runs()) {
             b.append("<tr><td class=\"run\">").append(page.swatch(r)).append(Html.esc(r.name())).append("</td><td>")
                     .append(r.round()).append("</td><td>").append(r.stall() ? Html.badge("on", "on") : Html.badge("off", "off"))
-                    .append("</td><td>").append(r.seed()).append("</td><td class=\"kv\">");
+                    .append("</td><td>").append(r.seed()).append("</td><td>")
+                    .append(r.agentActivity() == null ? "no agent" : Html.esc(r.agentActivity().describe()))
+                    .append("</td><td class=\"kv\">");
             for (Iterator<Map.Entry<String, JsonNode>> it = ResultsWriter.toTree(r.tester()).fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 JsonNode v = e.getValue();

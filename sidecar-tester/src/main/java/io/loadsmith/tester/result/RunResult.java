@@ -18,7 +18,8 @@ import java.util.function.Consumer;
  * {@code servicePauses} and {@code pauseSummary} are set by {@link #withServicePauses} for a run whose agent
  * observes pauses.
  * The two before the last are the tester's own pauses of a real run ({@link #withTesterPauses}); the last,
- * {@code replicas}, the agents of a run armed on several ({@link #withReplicas}). Built by name through
+ * {@code replicas}, the agents of a run armed on several ({@link #withReplicas}); {@code agentActivity}, what
+ * ran in the service during a run with an agent ({@link AgentActivity}). Built by name through
  * {@link #builder()} or {@link #with}; the canonical constructor is for reading the JSON.
  */
 public record RunResult(
@@ -62,7 +63,8 @@ public record RunResult(
 
         List<TesterPause> testerPauses,
         Long requestsMetTesterPause,
-        List<ReplicaUsed> replicas) {
+        List<ReplicaUsed> replicas,
+        AgentActivity agentActivity) {
 
     public RunResult {
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
@@ -129,6 +131,7 @@ public record RunResult(
         public List<TesterPause> testerPauses;
         public Long requestsMetTesterPause;
         public List<ReplicaUsed> replicas;
+        public AgentActivity agentActivity;
 
         private Builder() {
         }
@@ -174,6 +177,7 @@ public record RunResult(
             testerPauses = r.testerPauses;
             requestsMetTesterPause = r.requestsMetTesterPause;
             replicas = r.replicas;
+            agentActivity = r.agentActivity;
         }
 
         /** The run these fields make. */
@@ -182,7 +186,7 @@ public record RunResult(
                     latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate,
                     cost, timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary,
                     clockOffsetNs, clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost,
-                    servicePauses, pauseSummary, testerPauses, requestsMetTesterPause, replicas);
+                    servicePauses, pauseSummary, testerPauses, requestsMetTesterPause, replicas, agentActivity);
         }
     }
 

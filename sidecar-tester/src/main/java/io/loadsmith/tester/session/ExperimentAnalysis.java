@@ -320,6 +320,7 @@ final class ExperimentAnalysis {
             }
         }
         out.println("(p99 = corrected latency, from the intended send: what users saw; p99:service = from the actual send)");
+        ExperimentHalves.print(out, results);
         if (!experiment.outliers().isEmpty()) {
             out.println();
             out.println("outliers (far from their arm's other rounds):");

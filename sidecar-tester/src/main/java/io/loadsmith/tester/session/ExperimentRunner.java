@@ -1,5 +1,6 @@
 package io.loadsmith.tester.session;
 
+import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.tester.agentclient.AdminClient;
 import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
@@ -119,7 +120,7 @@ public final class ExperimentRunner {
                     URI target = scenario.target().url();
                     TesterSpec tester = scenario.tester().name(String.format(Locale.ROOT,
                             "%s r%d %s", slot.arm().name(), round, slot.stall() ? "stall" : "no-stall"));
-                    AgentStalls stalls = slot.stall() ? agentStalls(spec, slot.arm(), service, seed) : null;
+                    AgentStalls stalls = agentStalls(spec, slot, service, seed);
                     Path runDir = out.resolve("runs").resolve(String.format(Locale.ROOT, "r%d-%s-%s", round,
                             ResultsDirs.fileSafe(slot.arm().name()), slot.stall() ? "stall" : "nostall"));
                     console.printf(Locale.ROOT, "round %d/%d, run %d: %-16s stall %-3s ...", round, spec.rounds(),
@@ -133,12 +134,19 @@ public final class ExperimentRunner {
                     if (idle != null && idle.busy()) {
                         outcome = outcome.withResult(outcome.result().withWarnings(List.of(idle.warning())));
                     }
+                    RunResult twin = results.getOrDefault(slot.arm().name(), Map.of())
+                            .getOrDefault(!slot.stall(), Map.of()).get(round);
+                    List<String> halves = ExperimentHalves.warnings(outcome.result(), twin);
+                    if (!halves.isEmpty()) {
+                        outcome = outcome.withResult(outcome.result().withWarnings(halves));
+                    }
                     RunResult r = outcome.result();
                     console.printf(Locale.ROOT, " p99 %s ms (service %s ms), %d sent%s%n",
                             Demo.fmt(r.latencyMs().corrected().p99(), 2), Demo.fmt(r.latencyMs().service().p99(), 2),
                             r.counts().sent(), outcome.alignment() == null ? ""
                                     : ", " + outcome.alignment().summary().sentDuringTotal() + " in "
                                     + outcome.alignment().summary().stallsMet() + " stalls");
+                    halves.forEach(w -> console.println("  warning: " + w));
                     console.flush();
                     entries.add(new AlignedResults.Entry(runDir, outcome, slot.arm().name()));
                     results.computeIfAbsent(slot.arm().name(), k -> new LinkedHashMap<>())
@@ -177,20 +185,32 @@ public final class ExperimentRunner {
         return longest > 0 ? longest : 100_000_000L;
     }
 
-    /** The agent a stalled run of {@code arm} arms, with the arm's replay or else the experiment's seeded plan. */
-    private static AgentStalls agentStalls(ExperimentSpec spec, ExperimentSpec.ArmSpec arm, ServiceProcess service,
-                                           long seed) throws IOException {
+    /**
+     * The agent a run of {@code slot} arms: with the arm's replay or else the experiment's seeded plan when it
+     * is stalled; with a plan of no stalls over the same span when it is the control half, so that both halves
+     * run the agent's pause observer alike (docs/experiments.md, "Both halves observed"); null when there is no
+     * agent to arm (an experiment with stall off only, no stalls block and no managed service).
+     */
+    private static AgentStalls agentStalls(ExperimentSpec spec, Slot slot, ServiceProcess service, long seed)
+            throws IOException {
         ExperimentSpec.Stalls s = spec.stalls();
         AdminClient admin;
         if (service != null) {
             admin = service.admin();
-        } else {
+        } else if (s != null && s.admin() != null) {
             admin = AdminClient.of(s.admin(), ScenarioRun.token(s.tokenFile(), spec.file()));
+        } else {
+            return null;
         }
-        if (arm.replay() != null) {
-            return AgentStalls.replayed(arm.replay(), List.of(admin));
+        AgentStalls stalled;
+        if (slot.arm().replay() != null) {
+            stalled = AgentStalls.replayed(slot.arm().replay(), List.of(admin));
+        } else if (s != null) {
+            stalled = new AgentStalls(admin, seed, s.meanIntervalNanos(), s.durationNanos(), s.minGapNanos(), s.kind());
+        } else {
+            stalled = new AgentStalls(admin, seed, 0, 0, 0, StallKind.BLOCK); // stall off only: never armed as it is
         }
-        return new AgentStalls(admin, seed, s.meanIntervalNanos(), s.durationNanos(), s.minGapNanos(), s.kind());
+        return slot.stall() ? stalled : stalled.asControl();
     }
 
     private static void restart(ExperimentSpec.Service service, PrintWriter console) throws IOException, InterruptedException {

@@ -30,6 +30,7 @@ import io.loadsmith.tester.record.RequestLog;
 import io.loadsmith.tester.record.RequestRecord;
 import io.loadsmith.tester.result.AtomicFiles;
 import io.loadsmith.tester.result.ResultsFile;
+import io.loadsmith.tester.result.AgentActivity;
 import io.loadsmith.tester.result.RunResult;
 import io.loadsmith.tester.scheduler.VirtualScheduler;
 import io.loadsmith.tester.transport.ConnectionStats;
@@ -211,7 +212,7 @@ public final class StalledRun {
         RunResult result;
         try {
             result = LoadRun.run(tester, lanes, source, runDir, side.engine(arming, options.control()))
-                    .with(r -> r.stall = true);
+                    .with(r -> r.stall = !options.stalls().control());
         } catch (IOException | RuntimeException e) {
             agents.forEach(Agent::closeFeed);
             throw e;
@@ -229,15 +230,20 @@ public final class StalledRun {
         } else {
             finishFeeds(agents);
         }
-        ResultsFile.Versions versions;
+        JsonNode health;
         try {
-            versions = versions(agents);
+            health = health(agents); // before the disarm: the observer as it ran
         } finally {
             if (shared == null || shared.arms()) { // the shard that armed disarms
                 disarm(agents);
             }
         }
-        return judgedAndAligned(result, agents, arming.countStartNanos, versions, warnings, tester, options, runDir);
+        ResultsFile.Versions versions = health == null ? ResultsFile.Versions.ofTester()
+                : ResultsFile.Versions.ofTester().withAgent(health.path("version").asText(BuildInfo.UNKNOWN),
+                        health.path("commit").asText(BuildInfo.UNKNOWN));
+        AgentActivity activity = activity(options.stalls(), agents.get(0).armed, health);
+        return judgedAndAligned(result.with(r -> r.agentActivity = activity), agents, arming.countStartNanos, versions,
+                warnings, tester, options, runDir);
     }
 
     /**
@@ -272,7 +278,8 @@ public final class StalledRun {
         Replicas.Replica first = judged.get(0);
         List<ServerStall> every = judged.stream().flatMap(r -> r.stalls().stream()).toList();
         return new StalledResult(result, first.offset(), first.armed(), every, alignment, first.missing(), versions,
-                agents.size() > 1 ? judged : null, options.stalls().replay() == null ? null : options.stalls().replay().replayed());
+                agents.size() > 1 ? judged : null, options.stalls().replay() == null || options.stalls().control() ? null
+                        : options.stalls().replay().replayed());
     }
 
     /** Every agent's windows on the tester's clock, each through its own offset; with several, as its replica's. */
@@ -386,15 +393,32 @@ public final class StalledRun {
     }
 
     /** This tester's version with the first answering agent's, as its {@code GET /health} says. */
-    private static ResultsFile.Versions versions(List<Agent> agents) throws IOException {
+    /** {@code GET /health} of the first agent that answered to the end; null when none did. */
+    private static JsonNode health(List<Agent> agents) throws IOException {
         for (Agent agent : agents) {
             if (!agent.fetched.lost()) {
-                JsonNode health = agent.admin.health();
-                return ResultsFile.Versions.ofTester().withAgent(health.path("version").asText(BuildInfo.UNKNOWN),
-                        health.path("commit").asText(BuildInfo.UNKNOWN));
+                return agent.admin.health();
             }
         }
-        return ResultsFile.Versions.ofTester();
+        return null;
+    }
+
+    /**
+     * What ran in the service: the plan armed, and the pause observer as {@code health} (the first agent's,
+     * null: none answered) says; null when there is no health to read.
+     */
+    static AgentActivity activity(AgentStalls stalls, AdminClient.Armed armed, JsonNode health) {
+        if (health == null) {
+            return null;
+        }
+        String plan = stalls.control() ? "none" : stalls.replay() != null ? "replay" : "seeded";
+        int windows = armed == null ? 0 : armed.stalls().size();
+        JsonNode pauses = health.path("pauses");
+        boolean observing = pauses.path("observing").asBoolean(false);
+        return new AgentActivity(plan, windows, observing,
+                observing ? pauses.path("mode").asText(null) : null, observing && pauses.path("running").asBoolean(false),
+                observing ? pauses.path("jfr").asText(null) : null,
+                observing && pauses.has("sleeper_park_ms") ? pauses.get("sleeper_park_ms").asLong() : null);
     }
 
     /**

@@ -111,6 +111,12 @@ final class InMemoryAgent implements AdminApi {
         return armed(StallPlan.explicit(windows, kind), runId);
     }
 
+    @Override
+    public AdminClient.Armed armNoStalls(long horizonNanos, StallKind kind, String runId) throws AdminException {
+        answering("POST /arm");
+        return armed(StallPlan.explicit(List.of(), kind, horizonNanos), runId);
+    }
+
     private AdminClient.Armed armed(StallPlan armedPlan, String runId) {
         if (plan != null) {
             server.dropWindowsFrom(clock.nanoTime());

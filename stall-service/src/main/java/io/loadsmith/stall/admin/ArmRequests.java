@@ -26,7 +26,7 @@ import java.util.Set;
 final class ArmRequests {
 
     static final String SEEDED_FIELDS = "seed, mean_interval_ms, duration_ms, min_gap_ms, horizon_ms, kind, run_id";
-    static final String EXPLICIT_FIELDS = "stalls, kind, run_id";
+    static final String EXPLICIT_FIELDS = "stalls, horizon_ms, kind, run_id";
     /** What a client-chosen run id may be: 1 to 64 letters, digits, {@code . _ : -}. */
     static final java.util.regex.Pattern RUN_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:-]{1,64}");
 
@@ -263,7 +263,7 @@ final class ArmRequests {
     }
 
     private StallPlan explicit(Fields fields) throws AdminError {
-        for (String seededOnly : List.of("seed", "mean_interval_ms", "duration_ms", "min_gap_ms", "horizon_ms")) {
+        for (String seededOnly : List.of("seed", "mean_interval_ms", "duration_ms", "min_gap_ms")) {
             if (fields.seen.contains(seededOnly)) {
                 throw AdminError.badRequest(seededOnly + ": not allowed with stalls (an explicit plan takes "
                         + EXPLICIT_FIELDS + "; a seeded one takes " + SEEDED_FIELDS + ")");
@@ -277,7 +277,16 @@ final class ArmRequests {
             checkOffset(i, stall[0]);
             windows.add(new PlannedStall(i, Nanos.fromMillis(stall[0]), Nanos.fromMillis(stall[1])));
         }
-        StallPlan plan = StallPlan.explicit(windows, kind);
+        if (fields.horizonMs != null && Nanos.fromMillis(fields.horizonMs) > config.maxHorizon().toNanos()) {
+            throw AdminError.badRequest("horizon_ms: " + fields.horizonMs + " ms is over the cap max_horizon = "
+                    + millis(config.maxHorizon().toNanos()) + " ms (set by the service, not raisable through the API)");
+        }
+        if (windows.isEmpty() && fields.horizonMs == null) {
+            throw AdminError.badRequest("horizon_ms: missing (a plan of no stalls, \"stalls\": [], observes for its horizon)");
+        }
+        // with no horizon_ms an explicit plan ends with its last stall
+        StallPlan plan = fields.horizonMs == null ? StallPlan.explicit(windows, kind)
+                : StallPlan.explicit(windows, kind, Nanos.fromMillis(fields.horizonMs));
         if (plan.horizonNanos() > config.maxHorizon().toNanos()) {
             throw AdminError.badRequest("stalls: the last stall ends " + millis(plan.horizonNanos())
                     + " ms after arming, over the cap max_horizon = " + millis(config.maxHorizon().toNanos())

@@ -77,8 +77,35 @@ public final class StallPlan {
      */
     public static StallPlan explicit(List<PlannedStall> windows, StallKind kind) {
         if (windows.isEmpty()) {
-            throw new PlanException("stalls", "must list at least one stall");
+            throw new PlanException("stalls", "must list at least one stall (or give a horizon: a plan of no stalls)");
         }
+        List<PlannedStall> stalls = sorted(windows);
+        return new StallPlan(nonNull(kind), stalls, stalls.get(stalls.size() - 1).endOffsetNanos(), null);
+    }
+
+    /**
+     * A plan of exactly the given windows over {@code horizonNanos}, which must reach at least the end of the
+     * last one. With no windows it is the control half of a paired run: arming it runs everything an armed
+     * plan runs (the pause observer over the horizon, the run's id) and holds nothing.
+     *
+     * @throws PlanException as {@link #explicit(List, StallKind)}, and naming {@code horizon} for a horizon
+     *                       that is not positive or ends before the last window
+     */
+    public static StallPlan explicit(List<PlannedStall> windows, StallKind kind, long horizonNanos) {
+        if (horizonNanos <= 0) {
+            throw new PlanException("horizon", "must be > 0 (got " + millis(horizonNanos) + ")");
+        }
+        List<PlannedStall> stalls = windows.isEmpty() ? List.of() : sorted(windows);
+        long lastEndNanos = stalls.isEmpty() ? 0 : stalls.get(stalls.size() - 1).endOffsetNanos();
+        if (horizonNanos < lastEndNanos) {
+            throw new PlanException("horizon", "must reach the end of the last stall (got " + millis(horizonNanos)
+                    + ", before " + millis(lastEndNanos) + ")");
+        }
+        return new StallPlan(nonNull(kind), stalls, horizonNanos, null);
+    }
+
+    /** The windows checked and sorted by offset, indexed in that order. */
+    private static List<PlannedStall> sorted(List<PlannedStall> windows) {
         if (windows.size() > MAX_STALLS) {
             throw new PlanException("stalls", "must list at most " + MAX_STALLS + " stalls (got " + windows.size() + ")");
         }
@@ -104,7 +131,7 @@ public final class StallPlan {
             }
             stalls.add(new PlannedStall(stalls.size(), window.offsetNanos(), window.durationNanos()));
         }
-        return new StallPlan(nonNull(kind), stalls, stalls.get(stalls.size() - 1).endOffsetNanos(), null);
+        return stalls;
     }
 
     private static long gapNanos(SplittableRandom random, SeededPlanSpec spec) {

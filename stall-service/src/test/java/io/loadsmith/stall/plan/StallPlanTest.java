@@ -134,7 +134,22 @@ class StallPlanTest {
         assertThatThrownBy(() -> StallPlan.explicit(List.of(new PlannedStall(0, 0, 0)), StallKind.BLOCK))
                 .hasMessage("stalls[0].duration: must be > 0 (got 0.0 ms)");
         assertThatThrownBy(() -> StallPlan.explicit(List.of(), StallKind.BLOCK))
-                .hasMessage("stalls: must list at least one stall");
+                .hasMessage("stalls: must list at least one stall (or give a horizon: a plan of no stalls)");
+    }
+
+    @Test
+    void an_explicit_plan_with_a_horizon_may_hold_no_stalls_and_must_reach_its_last_one() {
+        StallPlan none = StallPlan.explicit(List.of(), StallKind.BLOCK, 30_000 * MS);
+        assertThat(none.stalls()).isEmpty();
+        assertThat(none.horizonNanos()).isEqualTo(30_000 * MS);
+        assertThat(none.stalledShare()).isZero();
+        StallPlan one = StallPlan.explicit(List.of(new PlannedStall(0, 500 * MS, 300 * MS)), StallKind.BLOCK, 2_000 * MS);
+        assertThat(one.horizonNanos()).isEqualTo(2_000 * MS);
+        assertThat(one.stalls()).containsExactly(new PlannedStall(0, 500 * MS, 300 * MS));
+        assertThatThrownBy(() -> StallPlan.explicit(List.of(new PlannedStall(0, 500 * MS, 300 * MS)), StallKind.BLOCK, 700 * MS))
+                .hasMessage("horizon: must reach the end of the last stall (got 700.0 ms, before 800.0 ms)");
+        assertThatThrownBy(() -> StallPlan.explicit(List.of(), StallKind.BLOCK, 0))
+                .hasMessage("horizon: must be > 0 (got 0.0 ms)");
     }
 
     @Test
