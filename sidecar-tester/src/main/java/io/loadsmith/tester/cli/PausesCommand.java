@@ -136,8 +136,8 @@ final class PausesCommand implements Callable<Integer> {
                 profile.spanMs() > 0 ? 100 * total / profile.spanMs() : 0, longest);
         PauseProfile.Unread unread = profile.unread();
         if (unread.lines() > 0) {
-            w.printf(Locale.ROOT, "%d lines not understood (no [uptime][level][tags] decoration), the first:%n",
-                    unread.lines());
+            w.printf(Locale.ROOT, "%d lines not understood or not placed (no decoration, a form not known, or a"
+                    + " collection no safepoint fits), the first:%n", unread.lines());
             unread.first().forEach(l -> w.printf(Locale.ROOT, "  line %d: %s%n", l.line(), l.text()));
         }
         w.printf(Locale.ROOT, "wrote %s%n", out);

@@ -11,7 +11,7 @@ import java.util.List;
  * @param spanMs       the time the profile covers, from its start (offset 0) to its last line or page
  * @param resolutionMs how far an offset or a duration may be off, from the source's time stamps
  * @param pauses       in start order
- * @param unread       lines of the source that were not understood (counted, never dropped silently)
+ * @param unread       lines of the source that were not understood or not placed (counted, never dropped silently)
  */
 public record PauseProfile(String schema, Origin origin, double spanMs, double resolutionMs, List<Pause> pauses,
                            Unread unread) {

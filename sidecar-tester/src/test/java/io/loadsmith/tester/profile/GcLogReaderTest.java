@@ -2,6 +2,8 @@ package io.loadsmith.tester.profile;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,6 +18,14 @@ class GcLogReaderTest {
 
     @TempDir
     Path dir;
+
+    private static Path excerpt(String name) throws IOException {
+        try {
+            return Path.of(GcLogReaderTest.class.getResource(name).toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException(e);
+        }
+    }
 
     private PauseProfile read(String... lines) throws IOException {
         Path log = dir.resolve("gc.log");
@@ -61,13 +71,132 @@ class GcLogReaderTest {
     @Test
     void two_collections_in_one_safepoint_are_one_pause_with_both_labels() throws IOException {
         PauseProfile profile = read(
-                "[100ms][info][gc] Using Shenandoah",
-                "[200ms][info][gc] GC(1) Pause Init Mark (unload classes) 1.000ms",
-                "[201ms][info][gc] GC(1) Pause Final Roots 0.500ms",
-                "[202ms][info][safepoint] Safepoint \"ShenandoahInitMark\", Time since last: 1 ns, Total: 4000000 ns");
+                "[100ms][info][gc] Using G1",
+                "[200ms][info][gc] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 24M->24M(32M) 1.000ms",
+                "[204ms][info][gc] GC(2) Pause Full (G1 Compaction Pause) 30M->13M(32M) 3.500ms",
+                "[204ms][info][safepoint] Safepoint \"G1CollectForAllocation\", Time since last: 1 ns, Total: 5000000 ns");
 
-        assertThat(profile.pauses()).containsExactly(new PauseProfile.Pause(198.0, 4.0, "gc",
-                "Shenandoah: Pause Init Mark (unload classes) + Shenandoah: Pause Final Roots"));
+        assertThat(profile.pauses()).containsExactly(new PauseProfile.Pause(199.0, 5.0, "gc",
+                "G1: Pause Young (Normal) (G1 Evacuation Pause) + G1: Pause Full (G1 Compaction Pause)"));
+    }
+
+    /**
+     * The case a user found (JDK 25, ZGC, {@code uptime}): a safepoint of another operation ends in the same
+     * millisecond as the collector's line, and the collector's own safepoint, whose line follows, seems to
+     * start before it ended. The lines are the user's, their totals rounded.
+     */
+    @Test
+    void a_zgc_phase_at_millisecond_stamps_is_labelled_on_the_safepoint_whose_line_follows_it() throws IOException {
+        PauseProfile profile = read(
+                "[0.010s][info][gc] Using The Z Garbage Collector",
+                "[0.929s][info][safepoint] Safepoint \"CleanClassLoaderDataMetaspaces\", Time since last: 1 ns, "
+                        + "Reaching safepoint: 1000 ns, At safepoint: 4039000 ns, Total: 4040000 ns",
+                "[0.929s][info][gc,phases] GC(0) O: Pause Relocate Start 0.025ms",
+                "[0.931s][info][safepoint] Safepoint \"ZRelocateStartOld\", Time since last: 1 ns, Reaching safepoint: "
+                        + "2000 ns, At safepoint: 2173641 ns, Total: 2175641 ns");
+
+        assertThat(profile.pauses()).containsExactly(
+                new PauseProfile.Pause(924.96, 4.04, "safepoint", "Safepoint \"CleanClassLoaderDataMetaspaces\""),
+                new PauseProfile.Pause(929.000001, 2.175641, "gc", "Z old: Pause Relocate Start"));
+        assertThat(profile.unread().lines()).isZero();
+    }
+
+    /**
+     * An excerpt of a real log (JDK 25, ZGC, -Xmx32m, one JVM logging both decorations): at 0.300 s the old
+     * generation's Relocate Start and the young one's Mark Start, 0.26 ms apart, both end in the same
+     * millisecond. Read by time alone, the second safepoint took the first's place and the two overlapped.
+     */
+    @Test
+    void a_real_zgc_log_at_millisecond_stamps_gives_each_phase_its_own_safepoint_and_no_overlap() throws IOException {
+        PauseProfile millis = GcLogReader.read(excerpt("zgc-jdk25-uptime.log"));
+        PauseProfile nanos = GcLogReader.read(excerpt("zgc-jdk25-uptimenanos.log"));
+
+        assertThat(millis.pauses()).containsExactly(
+                new PauseProfile.Pause(296.820008, 0.179992, "gc", "Z young: Pause Mark Start"),
+                new PauseProfile.Pause(297.967067, 0.032933, "gc", "Z young: Pause Mark End"),
+                new PauseProfile.Pause(298.966777, 0.033223, "gc", "Z young: Pause Relocate Start"),
+                new PauseProfile.Pause(299.946229, 0.053771, "gc", "Z old: Pause Relocate Start"),
+                new PauseProfile.Pause(300.000001, 0.120459, "gc", "Z young: Pause Mark Start"));
+        assertThat(nanos.pauses()).containsExactly(
+                new PauseProfile.Pause(296.494698, 0.179992, "gc", "Z young: Pause Mark Start"),
+                new PauseProfile.Pause(298.084262, 0.032933, "gc", "Z young: Pause Mark End"),
+                new PauseProfile.Pause(298.96396, 0.033223, "gc", "Z young: Pause Relocate Start"),
+                new PauseProfile.Pause(299.888624, 0.053771, "gc", "Z old: Pause Relocate Start"),
+                new PauseProfile.Pause(300.078893, 0.120459, "gc", "Z young: Pause Mark Start"));
+        assertThat(millis.unread().lines()).isZero();
+        assertThat(nanos.unread().lines()).isZero();
+    }
+
+    @Test
+    void a_collectors_line_that_the_next_safepoint_does_not_run_is_unread_and_the_safepoint_keeps_its_label()
+            throws IOException {
+        PauseProfile profile = read(
+                "[0.010s][info][gc] Using The Z Garbage Collector",
+                "[0.500s][info][gc,phases] GC(0) y: Pause Mark Start 0.010ms",
+                "[0.500s][info][safepoint] Safepoint \"ZMarkStartYoungAndOld\", Time since last: 1 ns, Total: 20000 ns");
+
+        assertThat(profile.pauses()).containsExactly(
+                new PauseProfile.Pause(499.98, 0.02, "safepoint", "Safepoint \"ZMarkStartYoungAndOld\""));
+        assertThat(profile.unread().lines()).isEqualTo(1);
+        assertThat(profile.unread().first()).containsExactly(
+                new PauseProfile.Line(2, "[0.500s][info][gc,phases] GC(0) y: Pause Mark Start 0.010ms"));
+    }
+
+    @Test
+    void a_collectors_line_after_the_last_safepoint_line_keeps_its_own_window() throws IOException {
+        PauseProfile profile = read(
+                "[100ms][info][gc] Using Serial",
+                "[200ms][info][safepoint] Safepoint \"Cleanup\", Time since last: 1 ns, Total: 1000000 ns",
+                "[300ms][info][gc] GC(0) Pause Young (Allocation Failure) 9M->9M(30M) 2.000ms");
+
+        assertThat(profile.pauses()).containsExactly(
+                new PauseProfile.Pause(199.0, 1.0, "safepoint", "Safepoint \"Cleanup\""),
+                new PauseProfile.Pause(298.0, 2.0, "gc", "Serial: Pause Young (Allocation Failure)"));
+    }
+
+    @ParameterizedTest(name = "{0} {1}{2} in {3}: {4}")
+    @CsvSource(delimiterString = "|", nullValues = "-", textBlock = """
+            Z          | -  | Pause Mark Start                            | ZMarkStart                    | true
+            Z          | -  | Pause Relocate Start                        | ZRelocateStart                | true
+            Z          | y  | Pause Mark Start                            | ZMarkStartYoung               | true
+            Z          | Y  | Pause Mark Start (Major)                    | ZMarkStartYoungAndOld         | true
+            Z          | O  | Pause Mark End                              | ZMarkEndOld                   | true
+            Z          | O  | Pause Relocate Start                        | ZRelocateStartOld             | true
+            Z          | O  | Pause Relocate Start                        | ZRelocateStartYoung           | false
+            Z          | O  | Pause Relocate Start                        | CleanClassLoaderDataMetaspaces | false
+            Z          | y  | Pause Mark End                              | ZMarkStartYoung               | false
+            Z          | y  | Pause Mark Start                            | ZMarkStartYoungAndOld         | false
+            Z          | Y  | Pause Mark Start                            | ZMarkStartYoung               | true
+            Shenandoah | -  | Pause Init Mark (unload classes)            | ShenandoahInitMark            | true
+            Shenandoah | -  | Pause Final Mark (unload classes)           | ShenandoahFinalMarkStartEvac  | true
+            Shenandoah | -  | Pause Final Roots                           | ShenandoahFinalRoots          | true
+            Shenandoah | -  | Pause Final Roots                           | ShenandoahInitMark            | false
+            Shenandoah | -  | Pause Init Update Refs                      | ShenandoahInitUpdateRefs      | true
+            Shenandoah | -  | Pause Final Update Refs                     | ShenandoahFinalUpdateRefs     | true
+            Shenandoah | -  | Pause Degenerated GC (Outside of Cycle)     | ShenandoahDegeneratedGC       | true
+            Shenandoah | -  | Pause Full                                  | ShenandoahFullGC              | true
+            G1         | -  | Pause Young (Normal) (G1 Evacuation Pause)  | G1CollectForAllocation        | true
+            G1         | -  | Pause Remark                                | G1PauseRemark                 | true
+            G1         | -  | Pause Cleanup                               | G1PauseCleanup                | true
+            G1         | -  | Pause Full (System.gc())                    | G1CollectFull                 | true
+            G1         | -  | Pause Young (Concurrent Start) (Metadata GC Threshold) | CollectForMetadataAllocation | true
+            G1         | -  | Pause Young (Normal) (G1 Evacuation Pause)  | Cleanup                       | false
+            Serial     | -  | Pause Young (Allocation Failure)            | GenCollectForAllocation       | true
+            Serial     | -  | Pause Full (System.gc())                    | GenCollectFull                | true
+            Serial     | -  | Pause Full (Allocation Failure)             | SerialCollectForAllocation    | true
+            Serial     | -  | Pause Full (System.gc())                    | SerialGCCollect               | true
+            Serial     | -  | Pause Young (Allocation Failure)            | G1CollectForAllocation        | false
+            Parallel   | -  | Pause Young (Allocation Failure)            | ParallelGCFailedAllocation    | true
+            Parallel   | -  | Pause Full (System.gc())                    | ParallelGCSystemGC            | true
+            Parallel   | -  | Pause Full (Ergonomics)                     | ParallelCollectForAllocation  | true
+            Parallel   | -  | Pause Full (System.gc())                    | ParallelGCCollect             | true
+            Parallel   | -  | Pause Full (Heap Dump Initiated GC)         | HeapDumper                    | true
+            -          | -  | Pause Young (Allocation Failure)            | ParallelGCFailedAllocation    | true
+            -          | -  | Pause Young (Allocation Failure)            | ICBufferFull                  | false
+            """)
+    void a_collectors_pause_runs_in_the_safepoint_operations_its_jdk_names_for_it(String collector, String generation,
+                                                                                String phase, String op, boolean runs) {
+        assertThat(GcLogReader.runs(op, collector, generation, phase)).isEqualTo(runs);
     }
 
     @Test
