@@ -10,6 +10,7 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -17,8 +18,11 @@ import java.util.Set;
 /**
  * A pause profile turned into an explicit stall plan (docs/replaying-pauses.md, "Replaying a profile"): the
  * profile's pauses whose offset lies in [from, to), those shorter than {@code min_duration} left out, each
- * offset taken from {@code from} and both offset and duration divided by {@code speed}; windows that overlap
- * or touch after that are merged into one, so the plan is valid. {@link #replayed()} says, by plan index,
+ * offset taken from {@code from} and both offset and duration divided by {@code speed}; windows that touch (or,
+ * by rounding, overlap) after that are merged into one, so the plan is valid. A profile two of whose pauses
+ * overlap is refused, naming both: a JVM stops once at a time, so one of them is wrong (an older GC-log reader
+ * gave, at 1 ms stamps, a collector's label to another safepoint and kept its own as a second pause), and a
+ * merged window would replay it under the wrong label. {@link #replayed()} says, by plan index,
  * which pause each window replays (a merged window: the first pause's offset, the distinct sources joined
  * with {@code +} and the distinct labels with {@code " + "}), how long it lasted in the profile, and where and
  * how long the plan made its window.
@@ -96,7 +100,8 @@ public record ReplayPlan(Path file, StallPlan plan, List<RunResult.Replayed> rep
     /**
      * The plan of {@code profile}; {@code file} names it in messages (null: "the profile").
      *
-     * @throws ProfileException for a range that is empty or out of order, or no pause in it
+     * @throws ProfileException for a range that is empty or out of order, no pause in it, or two pauses of the
+     *                          profile that overlap (naming both)
      */
     public static ReplayPlan of(PauseProfile profile, Path file, ReplayRange range) {
         String name = file == null ? "the profile" : file.toString();
@@ -113,6 +118,7 @@ public record ReplayPlan(Path file, StallPlan plan, List<RunResult.Replayed> rep
                     + ") holds no time: to must be after from" + (range.toNanos() == null
                     ? " (to defaults to the profile's span, " + millis(spanNanos) + ")" : ""));
         }
+        refuseOverlaps(profile.pauses(), name);
         List<PauseProfile.Pause> taken = new ArrayList<>();
         for (PauseProfile.Pause pause : profile.pauses()) {
             long offsetNanos = Math.round(pause.offsetMs() * 1e6);
@@ -177,6 +183,41 @@ public record ReplayPlan(Path file, StallPlan plan, List<RunResult.Replayed> rep
     /** How long the plan lasts from the moment of arming: the end of its last window. */
     public long horizonNanos() {
         return plan.horizonNanos();
+    }
+
+    /**
+     * Refuses pauses of which one starts before another has ended (touching is not overlapping): the first such
+     * pair in start order, by index, offset, duration and label.
+     */
+    private static void refuseOverlaps(List<PauseProfile.Pause> pauses, String name) {
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < pauses.size(); i++) {
+            order.add(i);
+        }
+        order.sort(Comparator.comparingLong(i -> Math.round(pauses.get(i).offsetMs() * 1e6)));
+        int latest = -1;
+        long latestEndNanos = Long.MIN_VALUE;
+        for (int i : order) {
+            PauseProfile.Pause pause = pauses.get(i);
+            long startNanos = Math.round(pause.offsetMs() * 1e6);
+            if (startNanos < latestEndNanos) {
+                throw new ProfileException(name + ": pauses[" + latest + "] (" + described(pauses.get(latest))
+                        + ") and pauses[" + i + "] (" + described(pause) + ") overlap, and a JVM stops once at a time:"
+                        + " read the GC log again with loadsmith pauses from-gc-log (an older reader, at 1 ms stamps, gave"
+                        + " a collection's label to another safepoint), or remove the wrong one");
+            }
+            long endNanos = startNanos + Math.round(pause.durationMs() * 1e6);
+            if (endNanos > latestEndNanos) {
+                latest = i;
+                latestEndNanos = endNanos;
+            }
+        }
+    }
+
+    /** {@code 924.96 ms for 4.04 ms, gc: Z old: Pause Relocate Start}. */
+    private static String described(PauseProfile.Pause pause) {
+        return millis(Math.round(pause.offsetMs() * 1e6)) + " for " + millis(Math.round(pause.durationMs() * 1e6))
+                + ", " + pause.source() + ": " + pause.label();
     }
 
     private static long scaled(long nanos, double speed) {

@@ -93,21 +93,58 @@ class ReplayPlanTest {
     }
 
     @Test
-    void pauses_that_overlap_or_touch_are_merged_into_one_window_with_the_first_ones_offset() {
+    void pauses_that_touch_are_merged_into_one_window_with_the_first_ones_offset() {
         PauseProfile profile = profile(1_000,
-                new PauseProfile.Pause(100, 10, "safepoint", "Safepoint \"G1CollectForAllocation\""),
-                new PauseProfile.Pause(105, 2, "gc", "G1: Pause Young (Normal) (G1 Evacuation Pause)"),
-                new PauseProfile.Pause(110, 5, "gc", "G1: Pause Young (Normal) (G1 Evacuation Pause)"),
-                new PauseProfile.Pause(115.000001, 1, "host", "host"),
+                new PauseProfile.Pause(100, 10, "gc", "G1: Pause Full (System.gc())"),
+                new PauseProfile.Pause(110, 5, "host", "host"),
+                new PauseProfile.Pause(115, 1, "gc", "G1: Pause Full (System.gc())"),
+                new PauseProfile.Pause(116.000001, 1, "safepoint", "Safepoint \"Cleanup\""),
                 new PauseProfile.Pause(300, 1, "gc", "G1: Pause Remark"));
 
         ReplayPlan replay = ReplayPlan.of(profile, null, ReplayPlan.ReplayRange.ALL);
 
-        assertThat(replay.plan().stalls()).containsExactly(new PlannedStall(0, 100 * MS, 15 * MS),
-                new PlannedStall(1, 115_000_001, 1 * MS), new PlannedStall(2, 300 * MS, 1 * MS));
-        assertThat(replay.replayed().get(0)).isEqualTo(new RunResult.Replayed("safepoint+gc",
-                "Safepoint \"G1CollectForAllocation\" + G1: Pause Young (Normal) (G1 Evacuation Pause)", 100, 15.0, 100.0, 15.0));
+        assertThat(replay.plan().stalls()).containsExactly(new PlannedStall(0, 100 * MS, 16 * MS),
+                new PlannedStall(1, 116_000_001, 1 * MS), new PlannedStall(2, 300 * MS, 1 * MS));
+        assertThat(replay.replayed().get(0)).isEqualTo(new RunResult.Replayed("gc+host",
+                "G1: Pause Full (System.gc()) + host", 100, 16.0, 100.0, 16.0));
         assertThat(replay.pauses()).isEqualTo(5);
+    }
+
+    @Test
+    void pauses_apart_in_the_profile_that_touch_once_scaled_are_merged() {
+        PauseProfile profile = profile(1_000, new PauseProfile.Pause(100, 0.000003, "gc", "a"),
+                new PauseProfile.Pause(100.000004, 1, "gc", "b"));
+
+        ReplayPlan replay = ReplayPlan.of(profile, null, ReplayPlan.ReplayRange.ALL.speed(2));
+
+        assertThat(replay.plan().stalls()).containsExactly(new PlannedStall(0, 50 * MS, 500_002));
+        assertThat(replay.replayed()).extracting(RunResult.Replayed::label).containsExactly("a + b");
+    }
+
+    @Test
+    void a_profile_whose_pauses_overlap_is_refused_naming_the_file_and_both_pauses() {
+        PauseProfile profile = profile(1_000,
+                new PauseProfile.Pause(100, 1, "gc", "G1: Pause Remark"),
+                new PauseProfile.Pause(924.96, 4.04, "gc", "Z old: Pause Relocate Start"),
+                new PauseProfile.Pause(928.824359, 2.175641, "safepoint", "Safepoint \"ZRelocateStartOld\""));
+
+        assertThatThrownBy(() -> ReplayPlan.of(profile, Path.of("prod.json"), ReplayPlan.ReplayRange.ALL.from(500 * MS)))
+                .isInstanceOf(ProfileException.class)
+                .hasMessage("prod.json: pauses[1] (924.96 ms for 4.04 ms, gc: Z old: Pause Relocate Start) and pauses[2]"
+                        + " (928.824359 ms for 2.175641 ms, safepoint: Safepoint \"ZRelocateStartOld\") overlap, and a"
+                        + " JVM stops once at a time: read the GC log again with loadsmith pauses from-gc-log (an older"
+                        + " reader, at 1 ms stamps, gave a collection's label to another safepoint), or remove the wrong one");
+    }
+
+    @Test
+    void a_pause_inside_a_longer_one_is_an_overlap_with_the_longer_one_even_after_a_shorter_one() {
+        PauseProfile profile = profile(1_000,
+                new PauseProfile.Pause(100, 50, "host", "host"),
+                new PauseProfile.Pause(110, 1, "safepoint", "Safepoint \"Cleanup\""),
+                new PauseProfile.Pause(120, 1, "gc", "G1: Pause Remark"));
+
+        assertThatThrownBy(() -> ReplayPlan.of(profile, null, ReplayPlan.ReplayRange.ALL))
+                .hasMessageStartingWith("the profile: pauses[0] (100 ms for 50 ms, host: host) and pauses[1] (110 ms");
     }
 
     @Test

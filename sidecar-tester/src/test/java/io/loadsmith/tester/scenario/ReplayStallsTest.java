@@ -152,6 +152,24 @@ class ReplayStallsTest {
     }
 
     @Test
+    void a_profile_whose_pauses_overlap_is_an_error_at_replay_naming_the_file_and_both_pauses() throws IOException {
+        Path misread = dir.resolve("profiles/misread.json");
+        PauseProfiles.write(misread, new PauseProfile(PauseProfile.SCHEMA,
+                new PauseProfile.Origin("gc-log", "gc.log", "Z", "uptime", "jvm-start", null), 2_000, 1.0, List.of(
+                        new PauseProfile.Pause(924.96, 4.04, "gc", "Z old: Pause Relocate Start"),
+                        new PauseProfile.Pause(928.824359, 2.175641, "safepoint", "Safepoint \"ZRelocateStartOld\"")),
+                new PauseProfile.Unread(0, List.of())));
+
+        assertThatThrownBy(() -> parse("""
+                target: {url: 'http://h'}
+                stalls: {admin: 'http://127.0.0.1:7070', replay: profiles/misread.json}
+                load: {rate: 1, duration: 20s}
+                """)).isInstanceOf(ScenarioException.class).hasMessageStartingWith("s.yaml:2: stalls.replay cannot be"
+                + " replayed: " + misread + ": pauses[0] (924.96 ms for 4.04 ms, gc: Z old: Pause Relocate Start) and"
+                + " pauses[1] (928.824359 ms for 2.175641 ms, safepoint: Safepoint \"ZRelocateStartOld\") overlap");
+    }
+
+    @Test
     void to_before_from_and_a_speed_not_above_zero_are_errors_at_their_keys() {
         assertThatThrownBy(() -> parse("""
                 target: {url: 'http://h'}
