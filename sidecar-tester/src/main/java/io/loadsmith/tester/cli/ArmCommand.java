@@ -22,7 +22,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code loadsmith arm}: POST /arm, a seeded plan, explicit windows, or a pause profile's replay. */
 @Command(name = "arm", mixinStandardHelpOptions = true,
-        description = "Arm an agent: replace any pending stall plan with a new one, starting now.",
+        description = {"Arm an agent with a new stall plan, starting now.",
+            "The plan replaces any pending one: seeded, explicit windows, or a pause profile's replay."},
         footerHeading = "%nExamples:%n",
         footer = {
             "  loadsmith arm --admin http://127.0.0.1:7070 --seed 7 --mean-interval 4s --duration 100ms --min-gap 500ms --horizon 60s",

@@ -16,8 +16,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code loadsmith clock}: GET /clock probes, the offset estimate of docs/alignment.md, "One clock". */
 @Command(name = "clock", mixinStandardHelpOptions = true,
-        description = {"Probe an agent's clock: offset = server_ns - (t0 + t1) / 2 with uncertainty (t1 - t0) / 2,",
-            "keeping the probe with the smallest round trip. On one host the offset should be within its uncertainty of 0."},
+        description = {"Probe an agent's clock and estimate its offset from this one.",
+            "offset = server_ns - (t0 + t1) / 2 with uncertainty (t1 - t0) / 2, from the probe with the smallest "
+                + "round trip. On one host the offset should be within its uncertainty of 0."},
         footerHeading = "%nExample:%n", footer = "  loadsmith clock --admin http://127.0.0.1:7070 --probes 9")
 final class ClockCommand implements Callable<Integer> {
 

@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
  * script is the bash one, loaded through zsh's {@code bashcompinit} (which the script calls itself).
  */
 @Command(name = "completion", mixinStandardHelpOptions = true,
-        description = "Print a shell completion script for loadsmith's commands and options.",
+        description = {"Print a bash or zsh completion script for loadsmith.", "It completes loadsmith's commands and options."},
         footerHeading = "%nExamples:%n",
         footer = {"  source <(loadsmith completion bash)          # bash: this shell; add it to ~/.bashrc to keep it",
             "  source <(loadsmith completion zsh)           # zsh: this shell; add it to ~/.zshrc to keep it",

@@ -18,8 +18,9 @@ import java.util.concurrent.Callable;
  * per-stall counts, writes results.json and the report, and stops the service.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Stall the reference scored service (agent attached, child JVM, free ports), run a closed,",
-            "a paced and an open tester against it with the same stalls, and show which one saw them (about 2 minutes)."},
+        description = {"Show which of three testers sees the stalls of a real service.",
+            "Starts the reference scored service in a child JVM with the agent attached, on free ports, runs a closed, a paced and an "
+                + "open tester against it with the same stalls, and shows which one saw them (about 2 minutes)."},
         footerHeading = "%nExamples:%n",
         footer = {"  loadsmith demo", "  loadsmith demo --duration 10s --out results/quick-demo",
             "", "Set LOADSMITH_AGENT_JAR to use an agent jar other than agent/target/loadsmith-agent.jar."})

@@ -10,7 +10,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code loadsmith disarm}: POST /disarm. */
 @Command(name = "disarm", mixinStandardHelpOptions = true,
-        description = "Disarm an agent: cancel pending stalls; a stall in progress ends now. Prints the windows so far.",
+        description = {"Disarm an agent: cancel its stalls, ending the one in progress.",
+            "Prints the windows so far."},
         footerHeading = "%nExample:%n", footer = "  loadsmith disarm --admin http://127.0.0.1:7070")
 final class DisarmCommand implements Callable<Integer> {
 

@@ -18,8 +18,9 @@ import java.util.concurrent.Callable;
 
 /** {@code loadsmith experiment FILE.yaml}: rounds x arms x stall on/off, paired (docs/experiments.md). */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
-        description = {"Run an experiment: every arm (tester) in every round, stall on and off, one seed per round",
-            "so runs pair up, the order rotating between rounds; then per-arm figures and paired verdicts."},
+        description = {"Run every arm of an experiment in rounds, stall on and off.",
+            "Every arm (tester) runs in every round, stall on and off, with one seed per round, so runs pair up, the order rotating between rounds; then per-arm figures and paired "
+                + "verdicts (docs/experiments.md)."},
         footerHeading = "%nExamples:%n",
         footer = {"  loadsmith experiment examples/experiments/quick-shape.yaml",
             "  loadsmith experiment examples/experiments/lab-shape.yaml --out results/lab"})

@@ -44,6 +44,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     /** The configured command line (for tests: parse or execute without exiting). */
     public static CommandLine commandLine() {
         CommandLine cmd = new CommandLine(new Main());
+        // every command's help wraps at the terminal's width (80 columns when it has none)
+        cmd.setUsageHelpAutoWidth(true);
         cmd.setExecutionExceptionHandler(new ErrorHandler());
         cmd.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();

@@ -13,15 +13,16 @@ import picocli.CommandLine.Spec;
 
 /** {@code loadsmith merge DIR... --out DIR}: one results folder from the folders of a load's shards. */
 @Command(name = "merge", mixinStandardHelpOptions = true,
-        description = {"Merge the results folders of the N shards of one load (run --shard I/N) into one, as if",
-            "one tester had sent it all: requests.bin and latency.hlog merged on one timeline (histograms added,",
-            "lossless), counts and per-stall counts summed, the SLOs checked on the merged figures, the report",
-            "drawn from them (docs/scale-out.md)."},
+        description = {"Merge the results folders of a load's shards into one.",
+            "The folders of the N shards of one load (run --shard I/N) become one, as if one tester had sent it all: "
+                + "requests.bin and latency.hlog merged on one timeline (histograms added, lossless), counts and "
+                + "per-stall counts summed, the SLOs checked on the merged figures, the report drawn from them "
+                + "(docs/scale-out.md)."},
         footerHeading = "%nExample:%n",
         footer = {"  loadsmith merge results/shard-0 results/shard-1 results/shard-2 --out results/merged",
             "",
-            "Exit codes: 0 ok, 1 an SLO failed on the merged figures, 2 folders that are not the N shards of one",
-            "  load (another scenario, seed or N, a shard twice or missing), or an --out that holds results."})
+            "Exit codes: 0 ok, 1 an SLO failed on the merged figures, 2 folders that are not the N shards of one "
+                + "load (another scenario, seed or N, a shard twice or missing), or an --out that holds results."})
 final class MergeCommand implements Callable<Integer> {
 
     @Spec

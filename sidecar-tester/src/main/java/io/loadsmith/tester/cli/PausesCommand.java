@@ -21,7 +21,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code loadsmith pauses}: pause profiles, the real pauses of a service to replay (docs/replaying-pauses.md). */
 @Command(name = "pauses", mixinStandardHelpOptions = true,
-        description = "Make a pause profile: the pauses a service really had, as offsets from its start (from a GC log, or recorded from an agent).",
+        description = {"Make a pause profile of the pauses a service really had.",
+            "A profile is replayed as stalls; each pause is an offset from the service's start, read from a GC log or recorded from an agent "
+                + "(docs/replaying-pauses.md)."},
         subcommands = {PausesCommand.FromGcLog.class, PausesCommand.Record.class})
 final class PausesCommand implements Callable<Integer> {
 
@@ -36,9 +38,11 @@ final class PausesCommand implements Callable<Integer> {
     }
 
     @Command(name = "from-gc-log", mixinStandardHelpOptions = true,
-            description = {"Read a JDK's unified GC log (JDK 17 to 25, every collector) into a pause profile.",
-                "Log with -Xlog:gc*,safepoint:file=gc.log:uptime,level,tags (uptime, uptimemillis or uptimenanos);",
-                "offset 0 is the JVM's start. Lines it does not understand are counted and shown, never dropped silently."},
+            description = {"Read a JDK's unified GC log into a pause profile.",
+                "It reads the logs of JDK 17 to 25 and of every collector. Log with "
+                    + "-Xlog:gc*,safepoint:file=gc.log:uptime,level,tags (uptime, uptimemillis or uptimenanos); "
+                    + "offset 0 is the JVM's start. Lines it does not understand are counted and shown, never dropped "
+                    + "silently."},
             footerHeading = "%nExample:%n", footer = "  loadsmith pauses from-gc-log gc.log --out profile.json")
     static final class FromGcLog implements Callable<Integer> {
 
@@ -64,10 +68,11 @@ final class PausesCommand implements Callable<Integer> {
     }
 
     @Command(name = "record", mixinStandardHelpOptions = true,
-            description = {"Record the pauses an agent observes (GET /pauses) into a pause profile, from now, for --for.",
-                "Offset 0 is the recording's start. The profile is written after every poll that brought pauses, so",
-                "Ctrl-C or a crash loses nothing already fetched; an agent that restarts or stops answering is said",
-                "so, and read again when it answers. Run the agent with observe=always to record between runs."},
+            description = {"Record the pauses an agent observes into a pause profile.",
+                "It polls the agent's GET /pauses from now, for --for; offset 0 is the recording's start. The profile is written after "
+                    + "every poll that brought pauses, so Ctrl-C or a crash loses nothing already fetched; an agent "
+                    + "that restarts or stops answering is said so, and read again when it answers. Run the agent "
+                    + "with observe=always to record between runs."},
             footerHeading = "%nExample:%n",
             footer = "  loadsmith pauses record --admin http://127.0.0.1:7070 --for 1h --out profile.json")
     static final class Record implements Callable<Integer> {

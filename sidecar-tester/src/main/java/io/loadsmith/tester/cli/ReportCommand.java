@@ -12,7 +12,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code loadsmith report DIR}: rebuilds report.html and the plots of a results folder. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Rebuild report.html and the plots (SVG, PNG) of a results folder from its results.json.",
+        description = {"Rebuild report.html and the plots of a results folder.",
+            "They are drawn from its results.json; the plots are written as SVG and PNG."},
         footerHeading = "%nExample:%n", footer = "  loadsmith report results/score-open-20261129-171500")
 final class ReportCommand implements Callable<Integer> {
 

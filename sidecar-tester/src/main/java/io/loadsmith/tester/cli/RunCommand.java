@@ -29,12 +29,12 @@ import picocli.CommandLine.Spec;
 
 /** {@code loadsmith run FILE}: one scenario against a real URL or a simulation. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run one scenario file (docs/scenarios.md) against its target: a real HTTP service",
-            "(target.url) or a simulated one (target.simulate, needs nothing running).",
-            "Writes results.json, latency.hlog and requests.bin into the output folder, prints a table of",
-            "service and corrected latency, and checks the scenario's SLOs.",
-            "Ctrl-C (SIGINT or SIGTERM) stops sending, waits the grace for requests in flight, and writes",
-            "everything measured so far, marked interrupted."},
+        description = {"Run one scenario file against a real or a simulated service.",
+            "The scenario (docs/scenarios.md) names its target: a real HTTP service (target.url) or a simulated one "
+                + "(target.simulate, needs nothing running). Writes results.json, latency.hlog and requests.bin into "
+                + "the output folder, prints a table of service and corrected latency, and checks the scenario's SLOs.",
+            "Ctrl-C (SIGINT or SIGTERM) stops sending, waits the grace for requests in flight, and writes everything "
+                + "measured so far, marked interrupted."},
         footerHeading = "%nExamples:%n",
         footer = {
             "  loadsmith run examples/scenarios/sim-coordinated-omission.yaml",
@@ -42,8 +42,8 @@ import picocli.CommandLine.Spec;
             "  loadsmith run score.yaml --shard 0/3 --start-at 2026-12-01T20:00:00Z --out results/shard-0",
             "  loadsmith run score.yaml --metrics 127.0.0.1:9464     (Prometheus scrapes http://127.0.0.1:9464/metrics)",
             "",
-            "Exit codes: 0 ok, 1 an SLO failed, 2 bad input (file:line: key message), 3 target or agent unreachable,",
-            "  or the target or the agent stopped answering during the run (target.give_up_after)."})
+            "Exit codes: 0 ok, 1 an SLO failed, 2 bad input (file:line: key message), 3 target or agent unreachable, "
+                + "or the target or the agent stopped answering during the run (target.give_up_after)."})
 final class RunCommand implements Callable<Integer> {
 
     /** How long the Ctrl-C hook waits for the files beyond the grace. */
@@ -70,9 +70,9 @@ final class RunCommand implements Callable<Integer> {
     String progress;
 
     @Option(names = "--metrics", paramLabel = "HOST:PORT",
-            description = {"Serve live metrics (OpenMetrics, for Prometheus) at http://HOST:PORT/metrics during the run",
-                "and metrics.linger (default 5s) after it; PORT alone listens on 127.0.0.1. Overrides metrics.listen",
-                "of the file (as --set metrics.listen=HOST:PORT would). Needs a real target (docs/watching.md)."})
+            description = "Serve live metrics (OpenMetrics, for Prometheus) at http://HOST:PORT/metrics during the run "
+                + "and metrics.linger (default 5s) after it; PORT alone listens on 127.0.0.1. Overrides metrics.listen "
+                + "of the file (as --set metrics.listen=HOST:PORT would). Needs a real target (docs/watching.md).")
     String metrics;
 
     @Mixin

@@ -11,7 +11,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code loadsmith stalls}: GET /stalls. */
 @Command(name = "stalls", mixinStandardHelpOptions = true,
-        description = "List the stalls an agent has made: index, planned and real start and end, requests held.",
+        description = {"List the stalls an agent has made.",
+            "Each with its index, its planned and real start and end, and the requests it held."},
         footerHeading = "%nExamples:%n", footer = {
             "  loadsmith stalls --admin http://127.0.0.1:7070",
             "  loadsmith stalls --admin http://127.0.0.1:7070 --run-id 3 --json"})

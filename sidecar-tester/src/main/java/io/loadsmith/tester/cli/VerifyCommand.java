@@ -20,9 +20,10 @@ import picocli.CommandLine.Spec;
  * 2 when a file is missing or damaged.
  */
 @Command(name = "verify", mixinStandardHelpOptions = true,
-        description = {"Recompute the counts, percentiles and per-stall and per-pause figures of a results folder "
-            + "from its raw files (requests.bin, latency.hlog, agent-stalls.json, agent-pauses.json), with code "
-            + "that shares nothing with what wrote them, and print what agrees and what does not.",
+        description = {"Check a results folder's figures against its raw files.",
+            "The counts, percentiles and per-stall and per-pause figures are recomputed from requests.bin, "
+                + "latency.hlog, agent-stalls.json and agent-pauses.json, with code that shares nothing with what "
+                + "wrote them, and the CLI prints what agrees and what does not.",
             "Exit codes: 0 every figure agrees, 1 one disagrees, 2 a file is missing or damaged."},
         footerHeading = "%nExample:%n", footer = "  loadsmith verify results/demo-20261129-174700")
 final class VerifyCommand implements Callable<Integer> {
