@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.loadsmith.tester.experiment.ServiceProcess;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -36,13 +35,28 @@ import picocli.CommandLine;
  * run} sends an open loop with stalls to the reference service (the real agent in a child JVM); then its HTTP
  * API must agree with the run's files: the tester's requests are results.json's {@code sent}, the stalls the
  * agent counted are the run's stall rows; {@code promtool check metrics} passes on both endpoints, and every
- * query of the Grafana dashboard names a metric Prometheus scraped.
+ * query of the Grafana dashboard, as Grafana would send it over the run, has an answer: the stall annotation and
+ * bands mark every one of the run's windows. The stalls are freezes (the whole JVM stops), which the agent's
+ * sleeper also sees as host pauses, so the host-pause annotation has something to mark too.
  */
 class LiveMetricsIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-    private static final Pattern METRIC_NAME = Pattern.compile("\\bloadsmith_[a-z0-9_]+");
+    /** Prometheus's scrape interval here, and the data source's "scrape interval" Grafana would be told. */
+    private static final int SCRAPE_SECONDS = 1;
+    /** The dashboard's step ($__interval): twice the scrape interval, a dashboard zoomed out a little. */
+    private static final int STEP_SECONDS = 2 * SCRAPE_SECONDS;
+    /** Grafana's $__rate_interval: max($__interval + scrape interval, 4 * scrape interval). */
+    private static final int RATE_INTERVAL_SECONDS = Math.max(STEP_SECONDS + SCRAPE_SECONDS, 4 * SCRAPE_SECONDS);
+    /**
+     * The queries that may answer nothing over this run, each with why: the error rate of a run without errors
+     * (the tester serves an outcome's series only once it has a request).
+     */
+    private static final Set<String> EMPTY_WITHOUT_ERRORS = Set.of("Errors per second, by outcome A");
+    /** The queries that must mark every stall window of the run. */
+    private static final Set<String> MARK_EVERY_WINDOW = Set.of("Stall windows", "Stall windows A", "Stall windows B",
+            "Stall windows C");
     private static final Pattern PRINTED_METRICS = Pattern.compile("metrics: http://(\\S+)/metrics");
     private static final Pattern PROMETHEUS_LISTENING = Pattern.compile("msg=\"Listening on\" address=(\\S+)");
 
@@ -65,7 +79,7 @@ class LiveMetricsIT {
                     "--out", out.toString(), "--progress", "none", "--metrics", "127.0.0.1:0",
                     "--set", "metrics.linger=2s",
                     "--set", "target.url=" + service.url(), "--set", "stalls.admin=" + service.admin().base(),
-                    "--set", "stalls.mean_interval=1s", "--set", "stalls.min_gap=300ms",
+                    "--set", "stalls.mean_interval=1s", "--set", "stalls.min_gap=300ms", "--set", "stalls.kind=freeze",
                     "--set", "load.rate=100", "--set", "load.duration=20s",
                     "--set", "load.warmup=100", "--set", "load.grace=1s"));
             String metrics = printedMetrics(console, errors, run);
@@ -103,16 +117,64 @@ class LiveMetricsIT {
                 assertThat(run(null, "promtool", "check", "config", root.resolve("examples/grafana/prometheus.yml").toString()))
                         .startsWith("exit 0:").contains("SUCCESS");
                 Set<String> scraped = prometheus.metricNames();
-                List<String> queries = dashboardQueries(root.resolve("examples/grafana/loadsmith.json"));
-                assertThat(queries).isNotEmpty();
-                for (String query : queries) {
-                    List<String> names = new ArrayList<>();
-                    Matcher m = METRIC_NAME.matcher(query);
-                    while (m.find()) {
-                        names.add(m.group());
+                GrafanaDashboard dashboard = GrafanaDashboard.read(root.resolve("examples/grafana/loadsmith.json"));
+                assertThat(dashboard.queries()).isNotEmpty();
+                for (GrafanaDashboard.Query query : dashboard.queries()) {
+                    assertThat(query.metrics()).as("metrics named by %s", query).isNotEmpty();
+                    assertThat(scraped).as("metrics Prometheus scraped, for %s", query).containsAll(query.metrics());
+                }
+                for (GrafanaDashboard.Query query : dashboard.of(GrafanaDashboard.Kind.ANNOTATION)) {
+                    for (String metric : query.metrics()) {
+                        assertThat(prometheus.type(metric)).as("type of %s, read by %s", metric, query)
+                                .isEqualTo("counter");
                     }
-                    assertThat(names).as("metrics named by %s", query).isNotEmpty();
-                    assertThat(scraped).as("metrics Prometheus scraped, for %s", query).containsAll(names);
+                }
+                answersOverTheRun(prometheus, dashboard, results);
+            }
+        }
+    }
+
+    /**
+     * Every query of the dashboard, as Grafana would send it at {@link #STEP_SECONDS} over the run, answers; the
+     * stall annotation and bands have a point above 0 at a step from each window's end to a scrape interval, a
+     * step and a rate interval after it (the first scrape after the end sees the counter move, the first step
+     * after that scrape counts it, and the ones after it for a rate interval).
+     */
+    private static void answersOverTheRun(Prometheus prometheus, GrafanaDashboard dashboard, Path results)
+            throws Exception {
+        JsonNode files = JSON.readTree(results.toFile());
+        JsonNode runResult = files.at("/runs/0");
+        long startEpochMillis = files.at("/start/epoch_ms").asLong();
+        long startMonotonicNanos = files.at("/start/monotonic_ns").asLong();
+        long fromSeconds = startEpochMillis / 1000 - RATE_INTERVAL_SECONDS;
+        long toSeconds = System.currentTimeMillis() / 1000 + 1;
+        String range = (toSeconds - fromSeconds) + "s";
+        boolean errors = runResult.at("/counts/errors").asLong() > 0;
+        List<Double> windowEndsSeconds = new ArrayList<>();
+        for (JsonNode stall : runResult.get("stalls")) {
+            windowEndsSeconds.add((startEpochMillis + (stall.get("end_ns").asLong() - startMonotonicNanos) / 1e6) / 1000);
+        }
+        assertThat(windowEndsSeconds).isNotEmpty();
+        for (GrafanaDashboard.Query query : dashboard.queries()) {
+            String key = query.name() + (query.refId() == null ? "" : " " + query.refId());
+            String promql = query.promql(STEP_SECONDS + "s", RATE_INTERVAL_SECONDS + "s", range);
+            JsonNode series = prometheus.range(promql, fromSeconds, toSeconds, STEP_SECONDS);
+            if (EMPTY_WITHOUT_ERRORS.contains(key) && !errors) {
+                assertThat(series).as("%s, sent as %s, in a run without errors", query, promql).isEmpty();
+                continue;
+            }
+            assertThat(series).as("%s, sent as %s", query, promql).isNotEmpty();
+            if (MARK_EVERY_WINDOW.contains(key)) {
+                List<Double> marked = new ArrayList<>();
+                for (JsonNode point : series.get(0).get("values")) {
+                    if (Double.parseDouble(point.get(1).asText()) > 0) {
+                        marked.add(point.get(0).asDouble());
+                    }
+                }
+                for (double end : windowEndsSeconds) {
+                    double last = end + SCRAPE_SECONDS + STEP_SECONDS + RATE_INTERVAL_SECONDS;
+                    assertThat(marked).as("%s: steps marked, for the window that ended at %.3f", query, end)
+                            .anyMatch(step -> step >= end && step <= last);
                 }
             }
         }
@@ -127,34 +189,6 @@ class LiveMetricsIT {
             return printed[0].find();
         });
         return printed[0].group(1);
-    }
-
-    /** Every PromQL query of the dashboard: each {@code expr} (panels, annotations) and each query variable's. */
-    static List<String> dashboardQueries(Path file) throws IOException {
-        JsonNode dashboard = JSON.readTree(file.toFile());
-        assertThat(dashboard.get("panels")).as("panels of %s", file).isNotEmpty();
-        List<String> queries = new ArrayList<>();
-        collectExpr(dashboard, queries);
-        for (JsonNode variable : dashboard.at("/templating/list")) {
-            if (variable.path("type").asText().equals("query")) {
-                queries.add(variable.at("/query/query").asText());
-            }
-        }
-        return queries;
-    }
-
-    private static void collectExpr(JsonNode node, List<String> queries) {
-        if (node.isObject()) {
-            node.fields().forEachRemaining(field -> {
-                if (field.getKey().equals("expr")) {
-                    queries.add(field.getValue().asText());
-                } else {
-                    collectExpr(field.getValue(), queries);
-                }
-            });
-        } else if (node.isArray()) {
-            node.forEach(item -> collectExpr(item, queries));
-        }
     }
 
     /** What {@code promtool check metrics} says of {@code text} (empty: clean), its exit status included. */
@@ -188,7 +222,8 @@ class LiveMetricsIT {
 
         static Prometheus start(Path dir, List<String> targets) throws Exception {
             Path config = dir.resolve("prometheus.yml");
-            StringBuilder jobs = new StringBuilder("global: {scrape_interval: 1s, scrape_timeout: 1s}\nscrape_configs:\n");
+            StringBuilder jobs = new StringBuilder("global: {scrape_interval: " + SCRAPE_SECONDS
+                    + "s, scrape_timeout: 1s}\nscrape_configs:\n");
             jobs.append("  - job_name: loadsmith-tester\n    static_configs: [{targets: ['").append(targets.get(0))
                     .append("']}]\n");
             jobs.append("  - job_name: loadsmith-agent\n    static_configs: [{targets: ['").append(targets.get(1))
@@ -237,6 +272,29 @@ class LiveMetricsIT {
         long value(String query) throws Exception {
             JsonNode result = query(query);
             return result.isEmpty() ? -1 : Math.round(Double.parseDouble(result.get(0).at("/value/1").asText()));
+        }
+
+        /** The series of a range query from {@code fromSeconds} to {@code toSeconds} (epoch seconds). */
+        JsonNode range(String query, long fromSeconds, long toSeconds, int stepSeconds) throws Exception {
+            JsonNode answer = JSON.readTree(get(api.resolve("/api/v1/query_range?query="
+                    + URLEncoder.encode(query, StandardCharsets.UTF_8) + "&start=" + fromSeconds + "&end=" + toSeconds
+                    + "&step=" + stepSeconds)));
+            assertThat(answer.get("status").asText()).as("%s: %s", query, answer).isEqualTo("success");
+            return answer.at("/data/result");
+        }
+
+        /**
+         * The type Prometheus scraped for a metric ({@code counter}, {@code gauge}, ...): its metadata names a
+         * counter served in OpenMetrics without {@code _total}.
+         */
+        String type(String metric) throws Exception {
+            for (String name : List.of(metric, metric.replaceFirst("_total$", ""))) {
+                JsonNode types = JSON.readTree(get(api.resolve("/api/v1/metadata?metric=" + name))).at("/data/" + name);
+                if (!types.isMissingNode() && !types.isEmpty()) {
+                    return types.get(0).get("type").asText();
+                }
+            }
+            return "none";
         }
 
         JsonNode query(String query) throws Exception {
