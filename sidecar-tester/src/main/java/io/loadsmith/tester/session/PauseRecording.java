@@ -135,6 +135,25 @@ public final class PauseRecording {
         return counts.path("safepoints").asLong(0) + counts.path("sleeper").asLong(0);
     }
 
+    /**
+     * The pauses, in start order, less each sleeper ({@code host}) window that overlaps a safepoint's: one the
+     * agent did not attribute because JFR delivered the safepoint late is still that safepoint's stop, whose
+     * edges are exact, and a JVM stops once at a time (a replay refuses overlapping pauses).
+     */
+    static List<PauseProfile.Pause> withoutOverlappingHost(List<PauseProfile.Pause> sorted) {
+        List<PauseProfile.Pause> kept = new ArrayList<>();
+        for (PauseProfile.Pause pause : sorted) {
+            boolean host = pause.source().equals("host");
+            boolean overlaps = sorted.stream().anyMatch(other -> other != pause && !other.source().equals("host")
+                    && other.offsetMs() < pause.offsetMs() + pause.durationMs()
+                    && pause.offsetMs() < other.offsetMs() + other.durationMs());
+            if (!host || !overlaps) {
+                kept.add(pause);
+            }
+        }
+        return kept;
+    }
+
     private void keep(ServerPause p) {
         if (p.label().equals("attributed")) {
             return;
@@ -153,7 +172,8 @@ public final class PauseRecording {
         sorted.sort(Comparator.comparingDouble(PauseProfile.Pause::offsetMs));
         PauseProfile profile = new PauseProfile(PauseProfile.SCHEMA,
                 new PauseProfile.Origin("agent", null, null, null, "recording-start", client.base().toString()),
-                (lastNanos - startNanos) / 1e6, RESOLUTION_MS, sorted, new PauseProfile.Unread(0, List.of()));
+                (lastNanos - startNanos) / 1e6, RESOLUTION_MS, withoutOverlappingHost(sorted),
+                new PauseProfile.Unread(0, List.of()));
         PauseProfiles.write(out, profile);
         return profile;
     }
