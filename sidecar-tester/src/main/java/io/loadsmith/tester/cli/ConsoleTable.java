@@ -71,8 +71,19 @@ final class ConsoleTable {
         }
         String perRequest = String.format(Locale.ROOT, "%.1f us CPU/request", cost.cpuNsPerRequest() / 1000);
         Double perSecond = cost.cpuMsPerSecond();
-        return perSecond == null || perSecond < 0 ? perRequest
+        String cpu = perSecond == null || perSecond < 0 ? perRequest
                 : perRequest + String.format(Locale.ROOT, ", %.1f ms CPU/s", perSecond);
+        return cpu + memoryText(cost);
+    }
+
+    /** ", peak RSS 88.1 MB (heap 9.5 of 24.0 MB, non-heap 31.2 MB)", or nothing when the memory is unknown. */
+    static String memoryText(RunResult.Cost cost) {
+        if (cost.rssMaxMb() == null && cost.heapUsedMb() == null) {
+            return "";
+        }
+        String rss = cost.rssMaxMb() == null ? "" : String.format(Locale.ROOT, ", peak RSS %.1f MB", cost.rssMaxMb());
+        return cost.heapUsedMb() == null ? rss : rss + String.format(Locale.ROOT, " (heap %.1f of %.1f MB, non-heap %.1f MB)",
+                cost.heapUsedMb(), cost.heapCommittedMb(), cost.nonHeapCommittedMb());
     }
 
     private static void rows(PrintWriter out, String name, RunResult.LatencyViews views, long serviceAbove,

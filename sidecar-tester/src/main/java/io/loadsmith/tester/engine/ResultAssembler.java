@@ -171,7 +171,7 @@ public final class ResultAssembler {
             return new RunResult.Cost(-1, -1, -1.0);
         }
         return new RunResult.Cost(sent == 0 ? -1 : cpuNanos / (double) sent, cpuNanos / 1e6,
-                elapsedNanos <= 0 ? -1.0 : cpuNanos / 1e6 / (elapsedNanos / 1e9));
+                elapsedNanos <= 0 ? -1.0 : cpuNanos / 1e6 / (elapsedNanos / 1e9)).withMemory(ProcessMemory.now());
     }
 
     /** recordValueWithExpectedInterval over the per-request log, streamed: exact values, flat memory. */

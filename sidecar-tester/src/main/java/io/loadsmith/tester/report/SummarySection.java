@@ -110,7 +110,8 @@ final class SummarySection implements Section {
         }
         Double perSecond = cost.cpuMsPerSecond();
         return Html.number(cost.cpuNsPerRequest(), 0) + (perSecond == null || perSecond < 0 ? ""
-                : "<br><small>" + Html.number(perSecond, 1) + " ms/s</small>");
+                : "<br><small>" + Html.number(perSecond, 1) + " ms/s</small>")
+                + (cost.rssMaxMb() == null ? "" : "<br><small>peak RSS " + Html.number(cost.rssMaxMb(), 1) + " MB</small>");
     }
 
     /** "outlier" after a run's name when the experiment lists it as one, with its latencies and clues as a tooltip. */

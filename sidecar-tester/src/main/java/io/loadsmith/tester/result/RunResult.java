@@ -525,7 +525,28 @@ public record RunResult(
      * request sent, in all, and per second of the run (its fixed cost: what runs whatever the rate; null in files
      * written before it was reported).
      */
-    public record Cost(double cpuNsPerRequest, double cpuMsTotal, Double cpuMsPerSecond) {
+    /**
+     * The tester's own cost over the counted run: its CPU, and its memory when the run's result was made.
+     *
+     * @param rssMaxMb           the process's peak resident memory so far (Linux VmHWM, MiB); null where the
+     *                           system does not say, or in a file written before it was measured
+     * @param heapUsedMb         the JVM's heap in use at the end of the run, MiB; null as above
+     * @param heapCommittedMb    the heap the JVM had taken from the system then, MiB
+     * @param nonHeapCommittedMb the non-heap (metaspace, code cache) it had taken then, MiB
+     */
+    public record Cost(double cpuNsPerRequest, double cpuMsTotal, Double cpuMsPerSecond, Double rssMaxMb,
+                       Double heapUsedMb, Double heapCommittedMb, Double nonHeapCommittedMb) {
+
+        /** CPU only: the memory unknown. */
+        public Cost(double cpuNsPerRequest, double cpuMsTotal, Double cpuMsPerSecond) {
+            this(cpuNsPerRequest, cpuMsTotal, cpuMsPerSecond, null, null, null, null);
+        }
+
+        /** This cost with the memory of {@code memory}. */
+        public Cost withMemory(Cost memory) {
+            return new Cost(cpuNsPerRequest, cpuMsTotal, cpuMsPerSecond, memory.rssMaxMb, memory.heapUsedMb,
+                    memory.heapCommittedMb, memory.nonHeapCommittedMb);
+        }
     }
 
     /** One second of intended time: requests intended in it and their latencies, ms. */

@@ -271,6 +271,7 @@ public final class ShardMerge {
         merged.warnings = new ArrayList<>(mergeWarnings);
         double cpuMs = 0;
         Double cpuMsPerSecond = 0.0; // the shards' processes together; unknown when one shard's file lacks it
+        Double rssMaxMb = null; // the largest shard process's peak
         for (int i = 0; i < parts.size(); i++) {
             RunResult run = parts.get(i).run;
             merged.counts = merged.counts.plus(run.counts());
@@ -282,6 +283,9 @@ public final class ShardMerge {
             }
             merged.achievedRate += run.achievedRate();
             cpuMs += run.cost() == null || run.cost().cpuMsTotal() < 0 ? 0 : run.cost().cpuMsTotal();
+            if (run.cost() != null && run.cost().rssMaxMb() != null) {
+                rssMaxMb = rssMaxMb == null ? run.cost().rssMaxMb() : Math.max(rssMaxMb, run.cost().rssMaxMb());
+            }
             Double perSecond = run.cost() == null ? null : run.cost().cpuMsPerSecond();
             cpuMsPerSecond = cpuMsPerSecond == null || perSecond == null || perSecond < 0 ? null
                     : cpuMsPerSecond + perSecond;
@@ -295,7 +299,9 @@ public final class ShardMerge {
             }
         }
         long sent = merged.counts.sent();
-        merged.cost = new RunResult.Cost(sent == 0 ? -1 : cpuMs * 1e6 / sent, cpuMs, cpuMsPerSecond);
+        // memory per process: the largest shard's peak, no heap (each shard had its own)
+        merged.cost = new RunResult.Cost(sent == 0 ? -1 : cpuMs * 1e6 / sent, cpuMs, cpuMsPerSecond, rssMaxMb, null,
+                null, null);
         Histogram service = totals.tag("service");
         Histogram corrected = totals.tag("corrected");
         merged.latencyMs = new RunResult.LatencyViews(ResultAssembler.latency(service),
