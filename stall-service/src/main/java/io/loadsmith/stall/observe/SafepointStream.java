@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
@@ -59,8 +60,14 @@ final class SafepointStream implements AutoCloseable {
     // written by the thread that calls sync(), read by the stream thread
     private final AtomicLongArray syncSequences = new AtomicLongArray(SYNC_SLOTS);
     private final AtomicLongArray syncAfterNanos = new AtomicLongArray(SYNC_SLOTS);
-    /** Unique across streams: a stream also reads the sync events of another one that runs at the same time. */
+    /** Unique across the streams of this class: a stream also reads the sync events of another one. */
     private static final AtomicLong SEQUENCE = new AtomicLong();
+    /**
+     * This stream's, on each of its sync events: another copy of this class (an agent's, relocated, beside the
+     * service's own stall-service) counts {@link #SEQUENCE} from 1 too, and its sync events, under the same name,
+     * reach this stream; their sequences would match slots of ours.
+     */
+    private final long streamId = ThreadLocalRandom.current().nextLong();
 
     // the stream thread's
     private final TickMapper mapper = new TickMapper();
@@ -174,6 +181,7 @@ final class SafepointStream implements AutoCloseable {
     private long commitSync() {
         long seq = SEQUENCE.incrementAndGet();
         SyncEvent event = new SyncEvent();
+        event.stream = streamId;
         event.sequence = seq;
         long beforeNanos = clock.nanoTime();
         event.beforeNanos = beforeNanos;
@@ -193,6 +201,9 @@ final class SafepointStream implements AutoCloseable {
     // ---- the stream thread ------------------------------------------------------------------------
 
     private void onSync(RecordedEvent event) {
+        if (event.getLong("stream") != streamId) {
+            return; // another stream's, perhaps another copy's of this class
+        }
         long seq = event.getLong("sequence");
         long beforeNanos = event.getLong("beforeNanos");
         int slot = (int) (seq % SYNC_SLOTS);
