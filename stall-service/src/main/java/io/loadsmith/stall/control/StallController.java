@@ -4,7 +4,9 @@ import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.clock.PreciseWait;
 import io.loadsmith.stall.gate.StallGate;
 import io.loadsmith.stall.gate.GateWindow;
+import io.loadsmith.stall.jfr.StallEvents;
 import io.loadsmith.stall.plan.PlannedStall;
+import io.loadsmith.stall.plan.SeededPlanSpec;
 import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.stall.plan.StallPlan;
 
@@ -35,6 +37,10 @@ import java.util.concurrent.locks.LockSupport;
  * windows are kept; older ones are dropped and counted ({@link StallPage#dropped()}), so memory stays
  * bounded on a service armed for days.
  *
+ * <p>Every window is also a JFR event of this JVM ({@code loadsmith.Stall}, committed as it ends, and one
+ * {@code loadsmith.HeldRequest} per request it held, committed by that request's thread at its release:
+ * {@link StallEvents}), recorded by whatever recording of the JVM is open.
+ *
  * <p>Thread-safe. All times are nanoseconds on the given clock ({@code Clock.system()} in production).
  */
 public final class StallController implements AutoCloseable {
@@ -61,6 +67,7 @@ public final class StallController implements AutoCloseable {
     private final StallGate gate;
     private final boolean burnCoreDuringSpin;
     private final Freezer freezer;
+    private final StallEvents events = StallEvents.forThisJvm();
     private final Thread thread;
 
     private final Object lock = new Object();
@@ -152,7 +159,9 @@ public final class StallController implements AutoCloseable {
             endOpenWindow();
             String runId = runIdOrNull == null ? newRunId() : runIdOrNull;
             long armedAtNanos = clock.nanoTime();
-            run = new Run(runId, armedAtNanos, plan);
+            Optional<SeededPlanSpec> seeded = plan.seededSpec();
+            StallEvents.Run jfr = events.run(runId, runIdOrNull, seeded.isPresent(), seeded.isPresent() ? seeded.get().seed() : 0);
+            run = new Run(runId, armedAtNanos, plan, jfr);
             lastRunId = runId;
             result = new ArmResult(runId, armedAtNanos, plan.stalls());
         }
@@ -338,10 +347,12 @@ public final class StallController implements AutoCloseable {
     private void openNext(Run current, long plannedStartNanos) {
         PlannedStall planned = current.plan.stalls().get(current.next);
         current.next++;
-        long startNanos = clock.nanoTime();
         StallKind kind = current.plan.kind();
-        GateWindow window = gate.open(clock, startNanos + planned.durationNanos(), kind);
-        openEntry = new Entry(planned.index(), plannedStartNanos, startNanos, window, kind, current.id);
+        // JFR's start before the clock's, its end (at the close) after: the event spans at least the window
+        StallEvents.Window jfr = current.jfr.opening(planned.index(), kind, plannedStartNanos, planned.durationNanos());
+        long startNanos = clock.nanoTime();
+        GateWindow window = gate.open(clock, startNanos + planned.durationNanos(), kind, jfr.holds());
+        openEntry = new Entry(planned.index(), plannedStartNanos, startNanos, window, kind, current.id, jfr);
     }
 
     // guarded by lock: the whole process stops, this thread with it, so nobody waits for the lock meanwhile,
@@ -351,6 +362,7 @@ public final class StallController implements AutoCloseable {
         current.next++;
         long nowNanos = clock.nanoTime();
         long startNanos = plannedStartNanos - nowNanos > 0 ? plannedStartNanos : nowNanos; // late: from now, as long
+        StallEvents.Window jfr = current.jfr.opening(planned.index(), StallKind.FREEZE, plannedStartNanos, planned.durationNanos());
         Freezer.FreezeEdges edges;
         try {
             edges = freezer.freeze(startNanos, startNanos + planned.durationNanos());
@@ -359,10 +371,11 @@ public final class StallController implements AutoCloseable {
             run = null; // the rest of the plan would fail alike
             return;
         }
-        Entry entry = new Entry(planned.index(), plannedStartNanos, edges.startNanos(), null, StallKind.FREEZE, current.id);
+        Entry entry = new Entry(planned.index(), plannedStartNanos, edges.startNanos(), null, StallKind.FREEZE, current.id, jfr);
         entry.endNanos = edges.endNanos();
         entry.startUncertaintyNanos = edges.startUncertaintyNanos();
         entry.endUncertaintyNanos = edges.endUncertaintyNanos();
+        jfr.closed(entry.startNanos, entry.endNanos, 0);
         record(entry);
     }
 
@@ -385,6 +398,7 @@ public final class StallController implements AutoCloseable {
         // close that comes late does not make it longer; one that comes early (disarm, arm) cuts it short.
         long nowNanos = clock.nanoTime();
         entry.endNanos = nowNanos - entry.window.endNanos() < 0 ? nowNanos : entry.window.endNanos();
+        entry.jfr.closed(entry.startNanos, entry.endNanos, entry.held());
         record(entry);
     }
 
@@ -405,12 +419,14 @@ public final class StallController implements AutoCloseable {
         final String id;
         final long armedAtNanos;
         final StallPlan plan;
+        final StallEvents.Run jfr;
         int next; // guarded by lock
 
-        Run(String id, long armedAtNanos, StallPlan plan) {
+        Run(String id, long armedAtNanos, StallPlan plan, StallEvents.Run jfr) {
             this.id = id;
             this.armedAtNanos = armedAtNanos;
             this.plan = plan;
+            this.jfr = jfr;
         }
 
         long expiresAtNanos() {
@@ -425,17 +441,20 @@ public final class StallController implements AutoCloseable {
         final GateWindow window; // null for a freeze
         final StallKind kind;
         final String runId;
+        final StallEvents.Window jfr;
         long endNanos; // set once, under lock, before the entry is published to records
         long startUncertaintyNanos; // a freeze's, likewise
         long endUncertaintyNanos;
 
-        Entry(long index, long plannedStartNanos, long startNanos, GateWindow window, StallKind kind, String runId) {
+        Entry(long index, long plannedStartNanos, long startNanos, GateWindow window, StallKind kind, String runId,
+              StallEvents.Window jfr) {
             this.index = index;
             this.plannedStartNanos = plannedStartNanos;
             this.startNanos = startNanos;
             this.window = window;
             this.kind = kind;
             this.runId = runId;
+            this.jfr = jfr;
         }
 
         long held() {

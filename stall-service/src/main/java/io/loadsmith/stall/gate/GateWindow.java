@@ -14,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>No lost wake-ups: a waiting thread puts itself in the waiter queue before it checks
  * {@code closed} again, and {@code close()} sets {@code closed} before it drains the queue, so every
- * waiter either sees the window closed or is unparked by {@code close()}. Thread-safe.
+ * waiter either sees the window closed or is unparked by {@code close()}. A {@link HoldListener}, when the
+ * window has one, is told of each hold on the held thread. Thread-safe.
  */
 public final class GateWindow {
 
@@ -25,15 +26,17 @@ public final class GateWindow {
     private final Clock clock;
     private final long endNanos;
     private final StallKind kind;
+    private final HoldListener listener; // null: none
     private final AtomicLong held = new AtomicLong();
     private final Queue<Thread> waiters = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
 
-    GateWindow(StallGate gate, Clock clock, long endNanos, StallKind kind) {
+    GateWindow(StallGate gate, Clock clock, long endNanos, StallKind kind, HoldListener listener) {
         this.gate = gate;
         this.clock = clock;
         this.endNanos = endNanos;
         this.kind = kind;
+        this.listener = listener;
     }
 
     /** The planned end of the window, on its clock. */
@@ -76,6 +79,17 @@ public final class GateWindow {
             return;
         }
         held.incrementAndGet();
+        Object holding = listener == null ? null : holding();
+        try {
+            await();
+        } finally {
+            if (holding != null) {
+                released(holding);
+            }
+        }
+    }
+
+    private void await() {
         if (kind == StallKind.SPIN) {
             while (!over()) {
                 Thread.onSpinWait();
@@ -100,6 +114,22 @@ public final class GateWindow {
             if (interrupted) {
                 self.interrupt();
             }
+        }
+    }
+
+    private Object holding() {
+        try {
+            return listener.holding();
+        } catch (Throwable ignored) {
+            return null; // the listener must not change the hold
+        }
+    }
+
+    private void released(Object holding) {
+        try {
+            listener.released(holding);
+        } catch (Throwable ignored) {
+            // likewise
         }
     }
 }

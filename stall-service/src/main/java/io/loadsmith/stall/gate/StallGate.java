@@ -22,8 +22,8 @@ import io.loadsmith.stall.plan.StallKind;
  * <p>Thread-safe. {@link #global()} is the one gate of the JVM (the agent's advice calls it);
  * {@code new StallGate()} makes an isolated one (tests, the Javalin plugin).
  *
- * <p>For the agent's bootstrap class path: the gate needs nothing but {@code java.base} and six classes,
- * {@code gate.StallGate}, {@code gate.GateWindow}, {@code clock.Clock}, {@code clock.SystemClock},
+ * <p>For the agent's bootstrap class path: the gate needs nothing but {@code java.base} and seven classes,
+ * {@code gate.StallGate}, {@code gate.GateWindow}, {@code gate.HoldListener}, {@code clock.Clock}, {@code clock.SystemClock},
  * {@code plan.StallKind} and {@code plan.PlanException} (GateBootstrapClosureTest keeps it so). The
  * rest of stall-service cannot live there: the admin server needs the JDK's HTTP server, a
  * platform-loader module that bootstrap classes cannot see.
@@ -92,7 +92,15 @@ public final class StallGate {
      * controller; hosts only call {@link #pass()}.
      */
     public GateWindow open(Clock clock, long endNanos, StallKind kind) {
-        GateWindow window = new GateWindow(this, clock, endNanos, kind);
+        return open(clock, endNanos, kind, null);
+    }
+
+    /**
+     * {@link #open(Clock, long, StallKind)} with a listener told of each thread the window holds, on that
+     * thread ({@code null}: none).
+     */
+    public GateWindow open(Clock clock, long endNanos, StallKind kind, HoldListener listener) {
+        GateWindow window = new GateWindow(this, clock, endNanos, kind, listener);
         GateWindow previous;
         synchronized (this) {
             previous = open;

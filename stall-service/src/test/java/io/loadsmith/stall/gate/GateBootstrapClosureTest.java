@@ -21,13 +21,14 @@ class GateBootstrapClosureTest {
     static final Set<String> BOOTSTRAP_CLASSES = Set.of(
             "io.loadsmith.stall.gate.StallGate",
             "io.loadsmith.stall.gate.GateWindow",
+            "io.loadsmith.stall.gate.HoldListener",
             "io.loadsmith.stall.clock.Clock",
             "io.loadsmith.stall.clock.SystemClock",
             "io.loadsmith.stall.plan.StallKind",
             "io.loadsmith.stall.plan.PlanException");
 
     @Test
-    void the_gate_runs_with_nothing_but_java_base_and_its_six_classes() throws Exception {
+    void the_gate_runs_with_nothing_but_java_base_and_its_seven_classes() throws Exception {
         ClassLoader bootstrapOnly = new OnlyTheseClasses(BOOTSTRAP_CLASSES);
         Class<?> gateClass = Class.forName("io.loadsmith.stall.gate.StallGate", true, bootstrapOnly);
         Class<?> clockClass = Class.forName("io.loadsmith.stall.clock.Clock", true, bootstrapOnly);
@@ -45,6 +46,10 @@ class GateBootstrapClosureTest {
         Object window = open.invoke(gate, clock, Long.MAX_VALUE, block);
         gateClass.getMethod("pass").invoke(gate); // exempt: passes
         window.getClass().getMethod("close").invoke(window);
+        Class<?> listenerClass = Class.forName("io.loadsmith.stall.gate.HoldListener", true, bootstrapOnly);
+        Object withListener = gateClass.getMethod("open", clockClass, long.class, kindClass, listenerClass)
+                .invoke(gate, clock, Long.MAX_VALUE, block, null);
+        withListener.getClass().getMethod("close").invoke(withListener);
         assertThat(gateClass.getMethod("openWindow").invoke(gate)).isNull();
         kindClass.getMethod("fromWireName", String.class).invoke(null, "spin");
     }
