@@ -18,11 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The service's own JFR recording ({@code -XX:StartFlightRecording} with JFR's default settings, nothing else)
- * holds the stalls the agent injected: after three stalls on a JDK-server app, the recording dumped with
- * {@code jcmd PID JFR.dump} has one {@code loadsmith.Stall} event per row of {@code GET /stalls}, with the same
- * planned start, start, end and held count, and one {@code loadsmith.HeldRequest} per hold, on the server's
- * request thread.
+ * The service's own JFR recording ({@code -XX:StartFlightRecording} with JFR's default settings, and
+ * {@code loadsmith.HeldRequest}, off by default, turned on from 0 ms) holds the stalls the agent injected:
+ * after three stalls on a JDK-server app, the recording dumped with {@code jcmd PID JFR.dump} has one
+ * {@code loadsmith.Stall} event per row of {@code GET /stalls}, with the same planned start, start, end and
+ * held count, and one {@code loadsmith.HeldRequest} per hold, on the server's request thread.
  */
 class StallEventsIT {
 
@@ -36,7 +36,8 @@ class StallEventsIT {
     void the_services_recording_holds_one_stall_event_per_stalls_row_with_its_edges_and_held_count(@TempDir Path dir)
             throws Exception {
         List<String> jvmArgs = new ArrayList<>(AbstractServerStallIT.baseJvmArgs());
-        jvmArgs.add("-XX:StartFlightRecording=name=service,settings=default");
+        jvmArgs.add("-XX:StartFlightRecording=name=service,settings=default,+loadsmith.HeldRequest#enabled=true,"
+                + "+loadsmith.HeldRequest#threshold=0 ms");
         jvmArgs.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "=admin=127.0.0.1:0");
         ExecutorService senders = Executors.newFixedThreadPool(OFFSETS_MILLIS.length * 2);
         try (ChildJvm app = ChildJvm.start(ChildJvm.currentJavaHome(), jvmArgs, List.of(), APP)) {

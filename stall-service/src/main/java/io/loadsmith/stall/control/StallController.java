@@ -38,8 +38,8 @@ import java.util.concurrent.locks.LockSupport;
  * bounded on a service armed for days.
  *
  * <p>Every window is also a JFR event of this JVM ({@code loadsmith.Stall}, committed as it ends, and one
- * {@code loadsmith.HeldRequest} per request it held, committed by that request's thread at its release:
- * {@link StallEvents}), recorded by whatever recording of the JVM is open.
+ * {@code loadsmith.HeldRequest} per request it held, committed by that request's thread at its release, off
+ * unless a recording enables it: {@link StallEvents}), recorded by whatever recording of the JVM is open.
  *
  * <p>Thread-safe. All times are nanoseconds on the given clock ({@code Clock.system()} in production).
  */

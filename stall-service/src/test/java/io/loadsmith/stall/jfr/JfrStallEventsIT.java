@@ -32,8 +32,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The controller's windows as JFR events in a recording with JFR's {@code default} settings (what a plain
- * {@code -XX:StartFlightRecording} uses): one {@code loadsmith.Stall} per recorded window with the same
- * edges and held count, and one {@code loadsmith.HeldRequest} per request held, on the held thread.
+ * {@code -XX:StartFlightRecording} uses) and {@code loadsmith.HeldRequest} turned on from 0 ms: one
+ * {@code loadsmith.Stall} per recorded window with the same edges and held count, and one
+ * {@code loadsmith.HeldRequest} per request held, on the held thread.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class JfrStallEventsIT {
@@ -57,6 +58,7 @@ class JfrStallEventsIT {
         List<StallRecord> seeded;
         try (Recording recording = new Recording(Configuration.getConfiguration("default"));
              StallController controller = new StallController(Clock.system(), gate)) {
+            recording.enable(HeldRequestEvent.class).withThreshold(Duration.ZERO);
             recording.start();
             ArmResult first = controller.arm(StallPlan.explicit(List.of(new PlannedStall(0, 50 * MS, 60 * MS),
                     new PlannedStall(1, 200 * MS, 40 * MS)), StallKind.BLOCK), "tester-run-1");
@@ -122,15 +124,17 @@ class JfrStallEventsIT {
     }
 
     @Test
-    void both_events_are_enabled_by_default_without_stack_traces() {
+    void the_stall_event_is_on_by_default_the_held_request_event_off_and_from_10_ms_neither_with_stack_traces() {
         assertThat(StallEvents.forThisJvm().reportsToJfr()).isTrue();
         for (Class<? extends jdk.jfr.Event> type : List.of(StallEvent.class, HeldRequestEvent.class)) {
             FlightRecorder.register(type);
             EventType eventType = EventType.getEventType(type);
             assertThat(eventType.getCategoryNames()).containsExactly("loadsmith");
-            assertThat(defaultOf(eventType, "enabled")).as(eventType.getName()).isEqualTo("true");
             assertThat(defaultOf(eventType, "stackTrace")).as(eventType.getName()).isEqualTo("false");
         }
+        assertThat(defaultOf(EventType.getEventType(StallEvent.class), "enabled")).isEqualTo("true");
+        assertThat(defaultOf(EventType.getEventType(HeldRequestEvent.class), "enabled")).isEqualTo("false");
+        assertThat(defaultOf(EventType.getEventType(HeldRequestEvent.class), "threshold")).isEqualTo("10 ms");
         assertThat(EventType.getEventType(StallEvent.class).getName()).isEqualTo("loadsmith.Stall");
         assertThat(EventType.getEventType(HeldRequestEvent.class).getName()).isEqualTo("loadsmith.HeldRequest");
     }
