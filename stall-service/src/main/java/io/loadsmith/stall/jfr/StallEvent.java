@@ -12,8 +12,9 @@ import jdk.jfr.Timespan;
 /**
  * One stall window of the controller. Begun (JFR's start) just before the controller reads the window's start
  * from the clock, ended and committed as it closes the window, after reading its end, on the controller's
- * thread: its JFR duration is the window, never less, plus the microseconds the controller takes to close it
- * (a window that runs its course stops holding at its end by itself) and the fraction of one to open it. The
+ * thread: its JFR duration is the window, never less, plus however late the controller's thread comes to close
+ * it (microseconds when it gets a core; a window that runs its course stops holding at its end by itself) and
+ * the microsecond or so it takes to open it. The
  * exact edges are the fields, on the clock of {@code GET /stalls}: {@code System.nanoTime()} of the service's
  * host, which no JFR content type names (a {@code @Timestamp} is wall-clock milliseconds or JFR ticks), so they
  * carry no unit annotation; the durations derived from them do ({@code @Timespan}). A {@code freeze} window
