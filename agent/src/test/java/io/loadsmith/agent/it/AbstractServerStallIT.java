@@ -67,6 +67,11 @@ abstract class AbstractServerStallIT {
         return List.of();
     }
 
+    /** JVM options after the agent's {@code -javaagent} (none by default): another agent loaded after ours. */
+    protected List<String> jvmArgsAfterAgent() {
+        return List.of();
+    }
+
     /** The target that must have matched, as {@code /health} names it. */
     protected abstract String target();
 
@@ -98,6 +103,11 @@ abstract class AbstractServerStallIT {
         return false;
     }
 
+    /** How long the app serves traffic before the attach (attach only). */
+    protected long trafficBeforeAttachMillis() {
+        return 3_000;
+    }
+
     /** What the launcher printed on stderr (attach only). */
     protected String launcherStderr = "";
 
@@ -110,10 +120,11 @@ abstract class AbstractServerStallIT {
         if (!viaAttach()) {
             jvmArgs.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "=" + agentOptions());
         }
+        jvmArgs.addAll(jvmArgsAfterAgent());
         app = ChildJvm.startOnClassPath(javaHome(), jvmArgs, classPath(), mainClass());
         port = app.appPort(startTimeoutMillis());
         if (viaAttach()) {
-            long until = System.nanoTime() + 3_000 * NANOS_PER_MILLI;
+            long until = System.nanoTime() + trafficBeforeAttachMillis() * NANOS_PER_MILLI;
             while (System.nanoTime() < until) {
                 RawHttp.get(port, "/fast");
             }
