@@ -3,7 +3,10 @@ package io.loadsmith.stall.jfr;
 import io.loadsmith.stall.gate.HoldListener;
 import io.loadsmith.stall.plan.StallKind;
 
-/** Commits {@link StallEvent} and {@link HeldRequestEvent}. Made by {@link JfrAvailability} only. */
+/**
+ * Commits {@link StallEvent} and {@link HeldRequestEvent}. Made by {@link JfrAvailability} only. What JFR throws is
+ * swallowed: on the controller's thread here, on a held thread by its {@code GateWindow}.
+ */
 final class JfrStallEvents implements StallEvents {
 
     JfrStallEvents() {
@@ -25,9 +28,13 @@ final class JfrStallEvents implements StallEvents {
     private record JfrRun(String runId, String testerRunId, boolean seeded, long seed) implements Run {
         @Override
         public Window opening(long index, StallKind kind, long plannedStartNanos, long plannedDurationNanos) {
-            StallEvent event = new StallEvent();
-            event.begin();
-            return new JfrWindow(event, this, index, kind, plannedStartNanos, plannedDurationNanos);
+            try {
+                StallEvent event = new StallEvent();
+                event.begin();
+                return new JfrWindow(event, this, index, kind, plannedStartNanos, plannedDurationNanos);
+            } catch (Throwable e) {
+                return NoStallEvents.INSTANCE; // the controller's thread must go on whatever JFR does
+            }
         }
     }
 
@@ -56,6 +63,14 @@ final class JfrStallEvents implements StallEvents {
 
         @Override
         public void closed(long startNanos, long endNanos, long held) {
+            try {
+                commit(startNanos, endNanos, held);
+            } catch (Throwable e) {
+                // likewise: the window is recorded for GET /stalls all the same
+            }
+        }
+
+        private void commit(long startNanos, long endNanos, long held) {
             event.end();
             if (!event.shouldCommit()) {
                 return;

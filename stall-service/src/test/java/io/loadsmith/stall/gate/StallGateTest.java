@@ -65,6 +65,49 @@ class StallGateTest {
     }
 
     @Test
+    void a_listener_is_told_of_each_hold_on_the_held_thread_and_one_that_throws_changes_nothing() throws Exception {
+        List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HoldListener listener = new HoldListener() {
+            @Override
+            public Object holding() {
+                told.add("holding " + Thread.currentThread().getName());
+                return Thread.currentThread().getName();
+            }
+
+            @Override
+            public void released(Object holding) {
+                told.add("released " + holding + " on " + Thread.currentThread().getName());
+                throw new IllegalStateException("a listener that fails");
+            }
+        };
+        GateWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK, listener);
+        CompletableFuture<Void> passed = passOnNewThread("request-1");
+        awaitHeld(window, 1);
+        window.close();
+        passed.get(5, TimeUnit.SECONDS);
+
+        HoldListener throwing = new HoldListener() {
+            @Override
+            public Object holding() {
+                throw new IllegalStateException("a listener that fails");
+            }
+
+            @Override
+            public void released(Object holding) {
+                told.add("released after a failed holding");
+            }
+        };
+        GateWindow second = gate.open(clock, END_NANOS, StallKind.BLOCK, throwing);
+        CompletableFuture<Void> passedAgain = passOnNewThread("request-2");
+        awaitHeld(second, 1);
+        assertThat(passedAgain).isNotDone();
+        second.close();
+        passedAgain.get(5, TimeUnit.SECONDS);
+
+        assertThat(told).containsExactly("holding request-1", "released request-1 on request-1");
+    }
+
+    @Test
     void a_held_thread_is_released_when_the_clock_reaches_the_end_even_if_nobody_closes_the_window() throws Exception {
         GateWindow window = gate.open(clock, END_NANOS, StallKind.BLOCK);
         CompletableFuture<Void> passed = passOnNewThread("request-1");
