@@ -7,6 +7,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
 
 /**
  * The Jetty 12 service of {@link Jetty12App} for a JVM with a tracing agent beside ours, with one more path:
@@ -28,8 +29,8 @@ public final class TracedJetty12App {
                 String query = request.getHttpURI().getQuery();
                 String answer = "ok";
                 if (request.getHttpURI().getPath().equals("/loadable")) {
-                    answer = loadable(Request.extractQueryParameters(request).getValue("class"),
-                            Request.extractQueryParameters(request).getValue("from"));
+                    Fields parameters = Request.extractQueryParameters(request);
+                    answer = loadable(parameters.getValue("class"), parameters.getValue("from"));
                 } else {
                     AppMain.work(AppMain.workMillis(query));
                 }
