@@ -5,6 +5,7 @@ import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.metrics.MetricsEndpoint;
 import io.loadsmith.tester.metrics.RunLabels;
+import io.loadsmith.tester.report.ReportWriter;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.scenario.Scenario;
 import io.loadsmith.tester.scenario.ScenarioParser;
@@ -75,12 +76,29 @@ final class RunCommand implements Callable<Integer> {
                 + "of the file (as --set metrics.listen=HOST:PORT would). Needs a real target (docs/watching.md).")
     String metrics;
 
+    @Option(names = "--charts", defaultValue = "on", paramLabel = "on|off",
+            description = "Draw the PNG/SVG copies of the report's charts after the run (default ${DEFAULT-VALUE}). off "
+                + "keeps Java2D out of the tester, for a sidecar with little memory: report.html still draws its charts, "
+                + "and loadsmith report DIR draws the copies later.")
+    String charts;
+
     @Mixin
     ShardMixin shard = new ShardMixin();
 
     @Override
     public Integer call() throws Exception {
+        boolean staticCharts = switch (charts) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new BadInputException("--charts must be on or off (got \"" + charts + "\")");
+        };
         Scenario scenario = ScenarioParser.parse(file, withMetricsOption(overrides));
+        if (staticCharts) {
+            // Java2D's fonts now: a report written from the Ctrl-C hook could no longer open them
+            Thread prepare = new Thread(ReportWriter::prepare, "loadsmith-report-prepare");
+            prepare.setDaemon(true);
+            prepare.start();
+        }
         Path dir = CliDirs.prepare(out, scenario.name());
         TesterSpec tester = scenario.tester();
         Sharding sharding = shard.sharding(tester, System.currentTimeMillis());
@@ -90,7 +108,7 @@ final class RunCommand implements Callable<Integer> {
                 tester.graceNanos() / 1e9, dir);
         try (StopHook hook = StopHook.install(control::stop, waitMillis, spec.commandLine().getErr(), message);
              MetricsEndpoint endpoint = startMetrics(scenario, tester, sharding, dir, control)) {
-            int status = runAndWrite(scenario, tester, control, dir, sharding, endpoint);
+            int status = runAndWrite(scenario, tester, control, dir, sharding, endpoint, staticCharts);
             if (endpoint != null) {
                 linger(scenario.metrics().lingerNanos(), control);
             }
@@ -145,7 +163,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private int runAndWrite(Scenario scenario, TesterSpec tester, RunControl control, Path dir,
-                            Sharding sharding, MetricsEndpoint endpoint) throws Exception {
+                            Sharding sharding, MetricsEndpoint endpoint, boolean staticCharts) throws Exception {
         var stdout = spec.commandLine().getOut();
         stdout.printf("loadsmith run %s: %s tester, %s -> %s%n", scenario.name(), tester.model().wireName(),
                 scenario.target().simulated() ? "simulated target" : scenario.target().url(), dir);
@@ -162,7 +180,7 @@ final class RunCommand implements Callable<Integer> {
         if (run.aligned()) {
             ScenarioRun.printPerStall(stdout, dir, scenario, run);
         }
-        RunReport.write(dir, stdout);
+        RunReport.write(dir, stdout, staticCharts);
         String agentLost = ScenarioRun.agentLostLine(run);
         if (run.lost() != null || agentLost != null) {
             if (run.lost() != null) {

@@ -13,7 +13,6 @@ import io.loadsmith.tester.engine.RunControl;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.record.LiveStats;
 import io.loadsmith.tester.record.RequestLog;
-import io.loadsmith.tester.report.ReportWriter;
 import io.loadsmith.tester.result.AtomicFiles;
 import io.loadsmith.tester.result.ResultsFile;
 import io.loadsmith.tester.result.ResultsWriter;
@@ -95,9 +94,6 @@ public final class ScenarioRun {
      */
     public static ScenarioResult run(Scenario scenario, TesterSpec tester, RunControl control, Path dir, LiveView live,
                               Sharding sharding) throws Exception {
-        Thread prepare = new Thread(ReportWriter::prepare, "loadsmith-report-prepare");
-        prepare.setDaemon(true);
-        prepare.start();
         RunResult result;
         StalledRun.StalledResult stalled = null;
         ResultsFile.TargetLost lost = null;

@@ -117,6 +117,17 @@ class ReportWriterTest {
     }
 
     @Test
+    void without_static_charts_the_page_is_written_with_its_own_charts_and_no_png_or_svg() throws Exception {
+        Path dir = Fixtures.runDir("single-open", tmp);
+        Path report = ReportWriter.write(dir, false);
+
+        assertThat(files(dir)).containsExactly("report.html", "results.json");
+        String html = Files.readString(report, StandardCharsets.UTF_8);
+        assertThat(chartData(html).size()).isEqualTo(chartData(report("single-open")).size());
+        assertThat(html).doesNotContain("spectrum.png");
+    }
+
+    @Test
     void the_chart_data_keeps_its_keys_in_one_order_so_the_same_results_give_the_same_page() throws IOException {
         JsonNode aligned = chartData(report("closed-paced-open")).get("aligned");
         JsonNode dot = chartData(report("experiment-outlier")).at("/experiment/corrected/0");
