@@ -3,6 +3,7 @@ package io.loadsmith.tester.cli;
 import io.loadsmith.tester.agentclient.AdminException;
 import io.loadsmith.tester.profile.ProfileException;
 import io.loadsmith.tester.scenario.ScenarioException;
+import io.loadsmith.tester.session.ReportOutOfMemoryException;
 import io.loadsmith.tester.session.UnreachableException;
 import java.net.ConnectException;
 import java.nio.file.FileSystemException;
@@ -13,7 +14,8 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * Maps what a command throws to an exit code and one readable line on stderr, never a bare stack trace:
- * bad scenario or input 2, an unreachable target or agent 3. An agent's {@link AdminException} is bad
+ * bad scenario or input 2, an unreachable target or agent 3, a report the heap could not hold after the
+ * results were written 4. An agent's {@link AdminException} is bad
  * input when the agent refused the request (400, 409, 413, 415) or the token (401, 403), else unreachable.
  * A file that cannot be written (a full disk) is 2, its line naming the file and the reason. Anything
  * unexpected is also 2, with its stack trace when {@code LOADSMITH_DEBUG=1}.
@@ -53,6 +55,9 @@ final class ErrorHandler implements IExecutionExceptionHandler {
 
     static int exitCodeOf(Throwable ex) {
         for (Throwable t = ex; t != null; t = t.getCause()) {
+            if (t instanceof ReportOutOfMemoryException) {
+                return ExitCodes.OUT_OF_MEMORY;
+            }
             if (t instanceof ScenarioException || t instanceof BadInputException || t instanceof ProfileException) {
                 return ExitCodes.BAD_INPUT;
             }

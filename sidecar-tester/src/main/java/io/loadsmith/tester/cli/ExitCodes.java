@@ -11,6 +11,12 @@ public final class ExitCodes {
     public static final int BAD_INPUT = 2;
     /** The target or the agent could not be reached. */
     public static final int UNREACHABLE = 3;
+    /**
+     * The JVM's heap ran out. After a run's results were written (results.json, requests.bin, latency.hlog
+     * whole) the report was not: {@code loadsmith report DIR} with more memory finishes it. Anywhere else the
+     * command did not finish.
+     */
+    public static final int OUT_OF_MEMORY = 4;
 
     private ExitCodes() {
     }

@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
             "  loadsmith run score.yaml --set load.rate=800",
             "  loadsmith stalls --admin http://127.0.0.1:7070",
             "",
-            "Exit codes: 0 ok, 1 an SLO failed, 2 bad input, 3 target or agent unreachable."})
+            "Exit codes: 0 ok, 1 an SLO failed, 2 bad input, 3 target or agent unreachable, 4 out of memory "
+                + "(after a run's results: loadsmith report DIR finishes the report)."})
 public final class Main implements java.util.concurrent.Callable<Integer> {
 
     @picocli.CommandLine.Spec
@@ -57,6 +58,23 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        int code;
+        try {
+            code = commandLine().execute(args);
+        } catch (OutOfMemoryError e) {
+            // a report that ran out is caught where it is drawn (RunReport, ReportCommand); this is anything else
+            System.err.println(outOfMemory(Runtime.getRuntime().maxMemory()));
+            code = ExitCodes.OUT_OF_MEMORY;
+        }
+        System.exit(code);
+    }
+
+    /** The line for a heap that ran out in a command, outside a report (for a run: before results.json was written). */
+    static String outOfMemory(long maxHeapBytes) {
+        long mib = Math.max(1, maxHeapBytes >> 20);
+        return String.format(java.util.Locale.ROOT, "loadsmith: out of memory (Java heap, at most %d MiB): the command "
+                + "did not finish (a run's folder without results.json holds a run that did not finish: its requests.bin "
+                + "and latency.hlog stop where it was); give the JVM more memory: LOADSMITH_JAVA_OPTS=-Xmx%dm",
+                mib, io.loadsmith.tester.session.ReportOutOfMemoryException.suggestedHeapMib(mib));
     }
 }

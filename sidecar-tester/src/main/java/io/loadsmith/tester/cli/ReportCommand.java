@@ -2,6 +2,7 @@ package io.loadsmith.tester.cli;
 
 import io.loadsmith.tester.report.ReportException;
 import io.loadsmith.tester.report.ReportWriter;
+import io.loadsmith.tester.session.ReportOutOfMemoryException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -33,12 +34,17 @@ final class ReportCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** Writes report.html and the plots of {@code dir}; an unreadable results.json is bad input (exit 2). */
+    /**
+     * Writes report.html and the plots of {@code dir}; an unreadable results.json is bad input (exit 2), a heap
+     * too small for the report exit 4 ({@link ReportOutOfMemoryException}).
+     */
     static void write(Path dir) {
         try {
             ReportWriter.write(dir);
         } catch (ReportException e) {
             throw new BadInputException(e.getMessage());
+        } catch (OutOfMemoryError e) {
+            throw ReportOutOfMemoryException.of(dir, e);
         }
     }
 }

@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
             "  loadsmith run score.yaml --metrics 127.0.0.1:9464     (Prometheus scrapes http://127.0.0.1:9464/metrics)",
             "",
             "Exit codes: 0 ok, 1 an SLO failed, 2 bad input (file:line: key message), 3 target or agent unreachable, "
-                + "or the target or the agent stopped answering during the run (target.give_up_after)."})
+                + "or the target or the agent stopped answering during the run (target.give_up_after), 4 out of memory "
+                + "while writing the report (the results are whole: loadsmith report DIR with more memory finishes it)."})
 final class RunCommand implements Callable<Integer> {
 
     /** How long the Ctrl-C hook waits for the files beyond the grace. */
