@@ -58,23 +58,43 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        Thread.setDefaultUncaughtExceptionHandler(Main::uncaught);
         int code;
         try {
             code = commandLine().execute(args);
         } catch (OutOfMemoryError e) {
             // a report that ran out is caught where it is drawn (RunReport, ReportCommand); this is anything else
-            System.err.println(outOfMemory(Runtime.getRuntime().maxMemory()));
+            System.err.println(outOfMemory(Runtime.getRuntime().maxMemory(), null));
             code = ExitCodes.OUT_OF_MEMORY;
         }
         System.exit(code);
     }
 
-    /** The line for a heap that ran out in a command, outside a report (for a run: before results.json was written). */
-    static String outOfMemory(long maxHeapBytes) {
+    /**
+     * A thread that dies of a heap that ran out (the event loop, mid-run) leaves a run that can never end, nor
+     * stop on Ctrl-C: say so and end the process at once, exit 4, rather than hang. Anything else is printed as
+     * the JVM would.
+     */
+    private static void uncaught(Thread thread, Throwable e) {
+        if (e instanceof OutOfMemoryError) {
+            System.err.println(outOfMemory(Runtime.getRuntime().maxMemory(), thread.getName()));
+            System.err.flush();
+            Runtime.getRuntime().halt(ExitCodes.OUT_OF_MEMORY);
+        }
+        System.err.print("Exception in thread \"" + thread.getName() + "\" ");
+        e.printStackTrace();
+    }
+
+    /**
+     * The line for a heap that ran out in a command, outside a report (for a run: before results.json was
+     * written), in {@code thread} (null: the command's own).
+     */
+    static String outOfMemory(long maxHeapBytes, String thread) {
         long mib = Math.max(1, maxHeapBytes >> 20);
-        return String.format(java.util.Locale.ROOT, "loadsmith: out of memory (Java heap, at most %d MiB): the command "
+        return String.format(java.util.Locale.ROOT, "loadsmith: out of memory (Java heap, at most %d MiB%s): the command "
                 + "did not finish (a run's folder without results.json holds a run that did not finish: its requests.bin "
                 + "and latency.hlog stop where it was); give the JVM more memory: LOADSMITH_JAVA_OPTS=-Xmx%dm",
-                mib, io.loadsmith.tester.session.ReportOutOfMemoryException.suggestedHeapMib(mib));
+                mib, thread == null ? "" : ", in thread " + thread,
+                io.loadsmith.tester.session.ReportOutOfMemoryException.suggestedHeapMib(mib));
     }
 }

@@ -28,7 +28,9 @@ class ErrorHandlerTest {
 
     @Test
     void a_heap_that_ran_out_anywhere_else_says_the_command_did_not_finish_and_how_much_to_give() {
-        assertThat(Main.outOfMemory(48L << 20)).isEqualTo("loadsmith: out of memory (Java heap, at most 48 MiB): the command"
+        assertThat(Main.outOfMemory(48L << 20, "loadsmith-loop-1-1")).startsWith(
+                "loadsmith: out of memory (Java heap, at most 48 MiB, in thread loadsmith-loop-1-1): the command did not finish");
+        assertThat(Main.outOfMemory(48L << 20, null)).isEqualTo("loadsmith: out of memory (Java heap, at most 48 MiB): the command"
                 + " did not finish (a run's folder without results.json holds a run that did not finish: its requests.bin"
                 + " and latency.hlog stop where it was); give the JVM more memory: LOADSMITH_JAVA_OPTS=-Xmx96m");
     }
