@@ -36,7 +36,8 @@
 # --wrk2 PATH: the `wrk` binary built from giltene/wrk2, or its source folder (built there with `make` when its
 #   binary is missing; nothing is downloaded). --arrivals: the tester's arrivals (wrk2 always paces evenly).
 # Environment: SKIP_BUILD=1 (use the jar already built)  STEADY_FROM=12 (s after the launch)
-#   LIMIT_LO=48 LIMIT_HI=256 LIMIT_STEP=8 (MiB, --find-limit)
+#   LIMIT_LO=48 LIMIT_HI=256 LIMIT_STEP=8 (MiB, --find-limit)  RUN_ARGS (added to every `loadsmith run`,
+#   e.g. RUN_ARGS="--charts off")  LOADSMITH_JAVA_OPTS (the launcher's: after bin/jvm.options)
 # Needs root and a writable cgroup fs (it says why not, and stops), nginx (nginx-light is installed with
 # apt-get when missing), python3 and /usr/bin/time. Loopback only. Run it on a quiet box (`uptime` load under
 # 0.5): the table's first line gives the load average before and after, and each row the CPU the other
@@ -199,11 +200,12 @@ run_one() {
   if [[ $tool == loadsmith ]]; then
     printf 'name: footprint-%s\ntarget: {url: "%s"}\nload: {model: open, arrivals: %s, rate: %s, duration: %ss, warmup: 2s, connections: 16, grace: 5s, seed: 1}\n' \
       "$rate" "$URL" "$ARRIVALS" "$rate" "$S" >"$dir/scenario.yaml"
-    cmd=(timeout -k 10 $((S + 300)) "$LAUNCHER" run "$dir/scenario.yaml" --progress none --out "$dir/out")
+    local extra; read -r -a extra <<<"${RUN_ARGS:-}"
+    cmd=(timeout -k 10 $((S + 300)) "$LAUNCHER" run "$dir/scenario.yaml" --progress none --out "$dir/out" "${extra[@]}")
   else
     cmd=(timeout -k 5 $((S + 60)) "$WRK2" -t1 -c16 -R"$rate" -d"${S}s" --latency "$URL")
   fi
-  logcmd "# in a cgroup v$CG_VERSION: memory limit $mem bytes, CPU quota $CPU_QUOTA cores;${LOADSMITH_JAVA_OPTS:+ LOADSMITH_JAVA_OPTS=$LOADSMITH_JAVA_OPTS}"
+  echo "# in a cgroup v$CG_VERSION of its own: memory limit $mem bytes, CPU quota $CPU_QUOTA cores${LOADSMITH_JAVA_OPTS:+, LOADSMITH_JAVA_OPTS=$LOADSMITH_JAVA_OPTS}" >>"$CMDS"
   logcmd /usr/bin/time -f '%M %U %S %e' -o "$dir/time.txt" "${cmd[@]}"
   t0=$(date +%s.%N)
   cgroup_exec /usr/bin/time -f '%M %U %S %e' -o "$dir/time.txt" "${cmd[@]}" >"$dir/stdout.txt" 2>"$dir/stderr.txt" &
@@ -296,7 +298,7 @@ P
   {
     echo "Measured $(date +%F) on $(hostname): $(nproc) cores, load average $LOAD_BEFORE before, $LOAD_AFTER at the end;" \
          "$(( ($(date +%s) - STARTED) / 60 )) min in all; loadsmith open $ARRIVALS $FIND_LIMIT/s, 16 connections, ${S} s counted" \
-         "(2 s warm-up), CPU quota $CPU_QUOTA cores${LOADSMITH_JAVA_OPTS:+, LOADSMITH_JAVA_OPTS=$LOADSMITH_JAVA_OPTS}."
+         "(2 s warm-up), CPU quota $CPU_QUOTA cores${RUN_ARGS:+, run $RUN_ARGS}${LOADSMITH_JAVA_OPTS:+, LOADSMITH_JAVA_OPTS=$LOADSMITH_JAVA_OPTS}."
     echo
     echo "| limit MiB | passes | exit | OOM kills | results.json | report.html | peak RSS MiB | cgroup peak MiB | cost.rss_max_mb | load average after |"
     echo "| ---: | --- | ---: | ---: | --- | --- | ---: | ---: | ---: | --- |"
@@ -330,7 +332,7 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "Measured $(date +%F) on $(hostname): $(nproc) cores, load average $LOAD_BEFORE before, $LOAD_AFTER at the end;" \
        "$(( ($(date +%s) - STARTED) / 60 )) min in all; each run in a cgroup of its own, memory limit $MEM_LIMIT, CPU quota" \
        "$CPU_QUOTA cores; ${S} s a run, CPU from ${STEADY_FROM} s to $((S - 3)) s after the launch; $PAIRS pairs; open $ARRIVALS" \
-       "arrivals, 16 connections${LOADSMITH_JAVA_OPTS:+; LOADSMITH_JAVA_OPTS=$LOADSMITH_JAVA_OPTS}. Each cell: the median over pairs (each pair's value)."
+       "arrivals, 16 connections${RUN_ARGS:+; run $RUN_ARGS}${LOADSMITH_JAVA_OPTS:+; LOADSMITH_JAVA_OPTS=$LOADSMITH_JAVA_OPTS}. Each cell: the median over pairs (each pair's value)."
   echo
   python3 - "$OUT/raw.tsv" "$RATES" "$PAIRS" <<'P'
 import statistics, sys
