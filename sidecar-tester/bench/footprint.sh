@@ -15,7 +15,7 @@
 #     (12 s) after the launch and again at DURATION - 3 s, divided by the time between the reads (the issue's
 #     "sampled from 12 s to 42 s" for the default 45 s): start-up, JIT warm-up and the report are left out;
 #   CPU µs a request: that over the achieved rate (loadsmith's results.json achieved_rate, wrk2's
-#     Requests/sec), and ÷ wrk2's from the same pair;
+#     Requests/sec); CPU a second ÷ wrk2's from the same pair (the issue's aims are of CPU a second);
 #   killed: runs that exited 137 or whose group counted an OOM kill (v1 memory.oom_control oom_kill, v2
 #     memory.events oom_kill); report: runs that left report.html (loadsmith only).
 # Also in OUT/table.md; each run's files in OUT/<rate>-p<pair>-<tool>/, the commands in OUT/commands.txt.
@@ -359,7 +359,7 @@ def count(rate, tool, k):
     got = [v[(rate, tool, k)].get(p) for p in range(1, pairs + 1)]
     return "%d of %d" % (sum(1 for x in got if x == "1"), sum(1 for x in got if x is not None))
 g = lambda x: "%.3g" % x if x < 100 else "%.0f" % x
-print("| rate/s | tool | peak RSS MiB (VmHWM) | cgroup peak MiB | CPU ms/s | CPU µs/request | CPU ÷ wrk2's | killed | report.html | achieved /s | others ms/s |")
+print("| rate/s | tool | peak RSS MiB (VmHWM) | cgroup peak MiB | CPU ms/s | CPU µs/request | CPU ms/s ÷ wrk2's | killed | report.html | achieved /s | others ms/s |")
 print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |")
 for rate in rates:
     for tool in ("loadsmith", "wrk2"):
