@@ -6,6 +6,7 @@ import jdk.jfr.consumer.RecordingStream;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,6 +53,8 @@ final class SafepointStream implements AutoCloseable {
     private static final int SYNC_SLOTS = 1024;
     private static final int MAX_PENDING = 1024;
     private static final int MAX_COLLECTIONS = 256;
+    /** Distinct labels shared between windows: a JVM repeats a few dozen operations and causes. */
+    private static final int MAX_LABELS = 256;
 
     private final Clock clock;
     private final Sink sink;
@@ -73,6 +76,7 @@ final class SafepointStream implements AutoCloseable {
     private final TickMapper mapper = new TickMapper();
     private final Map<Long, Pending> pending = new LinkedHashMap<>();
     private final List<Collection> collections = new ArrayList<>();
+    private final Map<String, String> labels = new HashMap<>();
     private long syncedUpToNanos;
     private boolean synced;
 
@@ -302,11 +306,29 @@ final class SafepointStream implements AutoCloseable {
         long startNanos = mapper.toNanos(p.beginTicks);
         long endNanos = Math.max(startNanos, mapper.toNanos(p.endTicks));
         long syncedNanos = Math.min(endNanos, mapper.toNanos(p.beginTicks + p.syncTicks));
-        String operation = p.operations.isEmpty() ? null : String.join("+", p.operations);
-        String gc = collectionIn(p.beginTicks, p.endTicks);
-        String label = (operation == null ? "safepoint" : operation) + (gc == null ? "" : " " + gc);
+        String operation = shared(p.operations.isEmpty() ? null : String.join("+", p.operations));
+        String gc = shared(collectionIn(p.beginTicks, p.endTicks));
+        String label = shared((operation == null ? "safepoint" : operation) + (gc == null ? "" : " " + gc));
         return new PauseWindow(0, PauseSource.SAFEPOINT, label, startNanos, endNanos, operation, gc,
                 Math.max(0, syncedNanos - startNanos));
+    }
+
+    /**
+     * One copy of each label for the windows kept (up to {@link PauseObserver#MAX_RECORDS}), not one per window:
+     * the first {@value #MAX_LABELS} distinct ones are shared, later new ones kept as they come.
+     */
+    private String shared(String text) {
+        if (text == null) {
+            return null;
+        }
+        String known = labels.get(text);
+        if (known != null) {
+            return known;
+        }
+        if (labels.size() < MAX_LABELS) {
+            labels.put(text, text);
+        }
+        return text;
     }
 
     /** The collection in a safepoint: its jdk.GarbageCollection if delivered, else its pause phase. */
