@@ -71,6 +71,8 @@ final class HealthEndpoint implements Endpoint {
             counts.put("host", totals.hostSleeper());
             counts.put("dropped", totals.droppedRecords());
             counts.put("sleeper_park_ms", observer.sleeperParkNanos() / 1_000_000);
+            counts.put("records_kept", observer.recordsKept());
+            counts.put("records_max", observer.maxRecords());
         }
         return counts;
     }

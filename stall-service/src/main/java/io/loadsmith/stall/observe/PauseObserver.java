@@ -337,6 +337,16 @@ public final class PauseObserver implements AutoCloseable {
         return jfrStatus;
     }
 
+    /** Windows kept now: at most {@link #maxRecords()}, across observing periods. */
+    public long recordsKept() {
+        return store.kept();
+    }
+
+    /** The most windows kept; older ones are dropped and counted. */
+    public int maxRecords() {
+        return store.maxRecords();
+    }
+
     /** How long the sleeper parks, in nanoseconds (0 without a sleeper). */
     public long sleeperParkNanos() {
         return settings.withSleeper() ? settings.sleepNanos() : 0;

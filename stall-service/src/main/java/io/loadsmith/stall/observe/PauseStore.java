@@ -46,6 +46,14 @@ final class PauseStore {
         return indexed;
     }
 
+    synchronized int kept() {
+        return windows.size();
+    }
+
+    int maxRecords() {
+        return maxRecords;
+    }
+
     synchronized PausePage page(long sinceIndex) {
         List<PauseWindow> page = new ArrayList<>();
         boolean more = false;

@@ -34,6 +34,19 @@ class PauseStoreTest {
     }
 
     @Test
+    void it_keeps_at_most_its_maximum_and_says_how_many_it_keeps() {
+        PauseStore store = new PauseStore(2, 10);
+        assertThat(store.kept()).isZero();
+        store.add(safepoint(100, 200));
+        assertThat(store.kept()).isEqualTo(1);
+        store.add(sleeper(50, 300, PauseWindow.ATTRIBUTED));
+        store.add(sleeper(400, 500, PauseWindow.HOST));
+
+        assertThat(store.kept()).isEqualTo(2);
+        assertThat(store.maxRecords()).isEqualTo(2);
+    }
+
+    @Test
     void the_oldest_windows_are_dropped_and_counted_and_the_totals_keep_them() {
         PauseStore store = new PauseStore(2, 10);
         store.add(safepoint(100, 200));
