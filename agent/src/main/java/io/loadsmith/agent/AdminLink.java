@@ -6,6 +6,7 @@ import io.loadsmith.stall.admin.AdminServer;
 import io.loadsmith.stall.clock.Clock;
 import io.loadsmith.stall.control.StallController;
 import io.loadsmith.stall.gate.StallGate;
+import io.loadsmith.stall.observe.JfrMemory;
 import io.loadsmith.stall.observe.PauseObserver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,9 +26,10 @@ final class AdminLink {
 
     /** Starts the admin API and returns its base URL ({@code http://127.0.0.1:7070}). */
     static String start(AgentOptions options, String token, MatchRegistry registry) throws IOException {
+        JfrMemory jfrMemory = options.smallJfrMemory() ? JfrMemory.small() : null;
         PauseObserver pauses = switch (options.observe()) {
-            case ARMED -> PauseObserver.whenArmed(Clock.system(), PauseObserver.DEFAULT_RUN_GRACE, options.sleeperPark());
-            case ALWAYS -> PauseObserver.start(Clock.system(), options.sleeperPark());
+            case ARMED -> PauseObserver.whenArmed(Clock.system(), PauseObserver.DEFAULT_RUN_GRACE, options.sleeperPark(), jfrMemory);
+            case ALWAYS -> PauseObserver.start(Clock.system(), options.sleeperPark(), jfrMemory);
             case OFF -> null;
         };
         // the observer's first JFR start waits for the first admin call (AdminRouter), off the host's start

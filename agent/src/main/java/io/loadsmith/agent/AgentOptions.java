@@ -35,7 +35,7 @@ public final class AgentOptions {
     static final int DEFAULT_PORT = 7070;
 
     /** Every option's name, for the messages that list them. */
-    static final String OPTION_NAMES = "admin, token, token-file, targets, method, log, observe, sleeper, trace-header, replica";
+    static final String OPTION_NAMES = "admin, token, token-file, targets, method, log, observe, sleeper, jfr-memory, trace-header, replica";
 
     /** What a {@code replica=} name may hold: it goes into a header value, before its first {@code ;}. */
     static final String REPLICA_PATTERN = "[A-Za-z0-9._:-]+";
@@ -61,12 +61,13 @@ public final class AgentOptions {
     private final LogLevel logLevel;
     private final Observe observe;
     private final int sleeperParkMillis;
+    private final boolean smallJfrMemory;
     private final boolean traceHeader;
     private final String replica;
 
     private AgentOptions(String adminHost, int adminPort, String token, Path tokenFile, boolean randomToken,
                          boolean autoTargets, Set<String> targets, List<MethodRef> methods, LogLevel logLevel,
-                         Observe observe, int sleeperParkMillis, boolean traceHeader, String replica) {
+                         Observe observe, int sleeperParkMillis, boolean smallJfrMemory, boolean traceHeader, String replica) {
         this.adminHost = adminHost;
         this.adminPort = adminPort;
         this.token = token;
@@ -78,6 +79,7 @@ public final class AgentOptions {
         this.logLevel = logLevel;
         this.observe = observe;
         this.sleeperParkMillis = sleeperParkMillis;
+        this.smallJfrMemory = smallJfrMemory;
         this.traceHeader = traceHeader;
         this.replica = replica;
     }
@@ -102,6 +104,7 @@ public final class AgentOptions {
         LogLevel level = LogLevel.INFO;
         Observe observe = Observe.ARMED;
         int sleeperParkMillis = PauseObserver.DEFAULT_SLEEPER_PARK_MILLIS;
+        boolean smallJfrMemory = true;
         boolean traceHeader = false;
         String replica = null;
         String listKey = null;
@@ -173,6 +176,11 @@ public final class AgentOptions {
                         default -> throw new IllegalArgumentException("option observe: expected armed, always or off"
                                 + " (on is armed; got \"" + value + "\")");
                     };
+                    case "jfr-memory" -> smallJfrMemory = switch (value.toLowerCase(Locale.ROOT)) {
+                        case "small" -> true;
+                        case "jdk" -> false;
+                        default -> throw new IllegalArgumentException("option jfr-memory: expected small or jdk (got \"" + value + "\")");
+                    };
                     case "trace-header" -> traceHeader = switch (value.toLowerCase(Locale.ROOT)) {
                         case "on" -> true;
                         case "off" -> false;
@@ -207,7 +215,7 @@ public final class AgentOptions {
                     + "binding the admin API elsewhere needs a token (token=, token-file= or token=random)");
         }
         return new AgentOptions(host, port, random ? null : token, tokenFile, random, auto, targets, methods, level, observe,
-                sleeperParkMillis, traceHeader, replica);
+                sleeperParkMillis, smallJfrMemory, traceHeader, replica);
     }
 
     /**
@@ -308,6 +316,12 @@ public final class AgentOptions {
 
     /** How long the pause observer's sleeper parks ({@code sleeper=}); 1 ms by default. */
     public Duration sleeperPark() { return Duration.ofMillis(sleeperParkMillis); }
+
+    /**
+     * True ({@code jfr-memory=small}, the default) when the pause observer sizes JFR's buffers small before
+     * it first starts JFR (stall-service's {@code JfrMemory}); false ({@code jfr-memory=jdk}): the JDK's sizes.
+     */
+    public boolean smallJfrMemory() { return smallJfrMemory; }
 
     /** True ({@code trace-header=on}; off by default) when gated responses carry the {@code Loadsmith-Replica} header. */
     public boolean traceHeader() { return traceHeader; }

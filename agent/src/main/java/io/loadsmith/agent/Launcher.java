@@ -40,6 +40,9 @@ public final class Launcher {
                                      armed) from each arm to 30 s after its run, always, or off
               sleeper=DURATION       the pause sleeper's park, 1ms (default) to 100ms: longer is cheaper
                                      and knows a pause's start only to within it
+              jfr-memory=small|jdk   JFR's buffers when the observer first starts JFR: small (default;
+                                     1 MB of global buffers, unless the service sized or started JFR
+                                     itself) or jdk (the JDK's 10 MB)
 
             Then: POST /arm, POST /disarm, GET /stalls, GET /pauses, GET /clock, GET /health, GET /metrics on the admin API.
             Example:

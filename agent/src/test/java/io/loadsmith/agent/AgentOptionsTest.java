@@ -43,6 +43,15 @@ class AgentOptionsTest {
     }
 
     @Test
+    void jfr_memory_is_small_by_default_or_the_jdks() {
+        assertThat(AgentOptions.parse("").smallJfrMemory()).isTrue();
+        assertThat(AgentOptions.parse("jfr-memory=small").smallJfrMemory()).isTrue();
+        assertThat(AgentOptions.parse("jfr-memory=JDK").smallJfrMemory()).isFalse();
+        assertThatThrownBy(() -> AgentOptions.parse("jfr-memory=10m"))
+                .hasMessage("option jfr-memory: expected small or jdk (got \"10m\")");
+    }
+
+    @Test
     void observe_is_armed_always_or_off_and_on_is_armed() {
         assertThat(AgentOptions.parse("observe=off").observe()).isEqualTo(AgentOptions.Observe.OFF);
         assertThat(AgentOptions.parse("observe=always").observe()).isEqualTo(AgentOptions.Observe.ALWAYS);
@@ -147,7 +156,7 @@ class AgentOptionsTest {
         assertThatThrownBy(() -> AgentOptions.parse("log=loud"))
                 .hasMessage("option log: expected off, error, warning, info or debug (got \"loud\")");
         assertThatThrownBy(() -> AgentOptions.parse("colour=red"))
-                .hasMessage("unknown option \"colour\" (options: admin, token, token-file, targets, method, log, observe, sleeper, trace-header, replica)");
+                .hasMessage("unknown option \"colour\" (options: admin, token, token-file, targets, method, log, observe, sleeper, jfr-memory, trace-header, replica)");
         assertThatThrownBy(() -> AgentOptions.parse("token=a,token-file=/tmp/t"))
                 .hasMessage("options token and token-file: give one of them (or token=random,token-file=PATH)");
     }

@@ -61,7 +61,7 @@ class PausesIT {
 
             assertThat(gc.gc()).as("%s", gc).contains("SerialOld");
             assertThat(health).containsPattern("\"pauses\":\\{\"observing\":true,\"mode\":\"armed\",\"running\":true,\"jfr\":\"on\",\"safepoints\":[1-9]");
-            assertThat(health).containsPattern("\"sleeper_park_ms\":1,\"records_kept\":[1-9][0-9]*,\"records_max\":100000}");
+            assertThat(health).containsPattern("\"sleeper_park_ms\":1,\"records_kept\":[1-9][0-9]*,\"records_max\":100000,\"jfr_memory\":\\{\"state\":\"set\"");
             assertThat(metrics).containsPattern("\nloadsmith_pauses_total\\{source=\"safepoint\"\\} [1-9]");
         }
     }

@@ -73,6 +73,10 @@ final class HealthEndpoint implements Endpoint {
             counts.put("sleeper_park_ms", observer.sleeperParkNanos() / 1_000_000);
             counts.put("records_kept", observer.recordsKept());
             counts.put("records_max", observer.maxRecords());
+            Map<String, Object> jfrMemory = observer.jfrMemory();
+            if (jfrMemory != null) {
+                counts.put("jfr_memory", jfrMemory);
+            }
         }
         return counts;
     }

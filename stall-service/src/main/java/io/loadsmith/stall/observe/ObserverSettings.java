@@ -11,9 +11,10 @@ import io.loadsmith.stall.clock.Clock;
  * @param sleepNanos            the sleeper's park
  * @param syncIntervalNanos     how often the sync events are committed
  * @param runGraceNanos         the grace after a run's end ({@link PauseObserver#whenArmed}), or -1: observes until close
+ * @param jfrMemory             JFR's buffers, sized before its first start, or null: left as they are
  */
 record ObserverSettings(Clock clock, long sleeperThresholdNanos, boolean withSleeper, boolean withJfr, long sleepNanos,
-                        long syncIntervalNanos, long runGraceNanos) {
+                        long syncIntervalNanos, long runGraceNanos, JfrMemory jfrMemory) {
 
     /** True for an observer of {@link PauseObserver#whenArmed}, which observes only around runs. */
     boolean whenArmed() {

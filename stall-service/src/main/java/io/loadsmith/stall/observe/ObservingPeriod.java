@@ -41,7 +41,7 @@ final class ObservingPeriod {
     /** Starts this period's JFR stream on the caller's thread; a failure leaves the period without it. */
     void startJfr() {
         try {
-            jfr = SafepointStream.start(clock, new Sink());
+            jfr = SafepointStream.start(clock, new Sink(), settings.jfrMemory());
             observer.jfrStatus("on");
         } catch (Throwable t) {
             ObserverLog.once("jfr-start", "pause observer: JFR is not available, safepoints are not observed (" + t + ")", null);
@@ -52,7 +52,7 @@ final class ObservingPeriod {
     /** Starts and at once closes a JFR stream whose events are dropped: a JVM's first JFR start, done ahead. */
     void startAndCloseJfr() {
         stopped = true; // what this stream sees is not kept: it only starts JFR
-        SafepointStream.start(clock, new Sink()).close();
+        SafepointStream.start(clock, new Sink(), settings.jfrMemory()).close();
     }
 
     private void run() {

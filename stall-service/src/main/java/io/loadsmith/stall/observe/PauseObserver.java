@@ -3,6 +3,7 @@ package io.loadsmith.stall.observe;
 import io.loadsmith.stall.clock.Clock;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 
@@ -96,9 +97,9 @@ public final class PauseObserver implements AutoCloseable {
     private boolean closed;
 
     private PauseObserver(Clock clock, long sleeperThresholdNanos, int maxRecords, boolean withSleeper, boolean withJfr,
-                          long sleepNanos, long syncIntervalNanos, long runGraceNanos) {
+                          long sleepNanos, long syncIntervalNanos, long runGraceNanos, JfrMemory jfrMemory) {
         this.settings = new ObserverSettings(clock, sleeperThresholdNanos, withSleeper, withJfr, sleepNanos,
-                syncIntervalNanos, runGraceNanos);
+                syncIntervalNanos, runGraceNanos, jfrMemory);
         this.store = new PauseStore(maxRecords, PAGE_SIZE);
         this.jfrStatus = !withJfr ? "off" : runGraceNanos >= 0 ? IDLE : "on";
     }
@@ -124,7 +125,7 @@ public final class PauseObserver implements AutoCloseable {
             throw new IllegalArgumentException("maxRecords: must be >= 1 (got " + maxRecords + ")");
         }
         return started(new PauseObserver(clock, sleeperThresholdNanos, maxRecords, true, withJfr,
-                DEFAULT_SLEEPER_PARK_MILLIS * 1_000_000L, SYNC_INTERVAL_MILLIS * 1_000_000L, -1));
+                DEFAULT_SLEEPER_PARK_MILLIS * 1_000_000L, SYNC_INTERVAL_MILLIS * 1_000_000L, -1, null));
     }
 
     /**
@@ -132,9 +133,17 @@ public final class PauseObserver implements AutoCloseable {
      * {@value #MAX_SLEEPER_PARK_MILLIS} ms) instead of 1 ms.
      */
     public static PauseObserver start(Clock clock, Duration sleeperPark) {
+        return start(clock, sleeperPark, null);
+    }
+
+    /**
+     * {@link #start(Clock, Duration)} that sizes JFR's buffers with {@code jfrMemory} before it starts JFR (null:
+     * JFR's sizes are left as they are; {@link JfrMemory} says when it leaves them anyway).
+     */
+    public static PauseObserver start(Clock clock, Duration sleeperPark, JfrMemory jfrMemory) {
         Objects.requireNonNull(clock, "clock");
         return started(new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, true, true,
-                checkedPark(sleeperPark), SYNC_INTERVAL_MILLIS * 1_000_000L, -1));
+                checkedPark(sleeperPark), SYNC_INTERVAL_MILLIS * 1_000_000L, -1, jfrMemory));
     }
 
     /**
@@ -154,7 +163,7 @@ public final class PauseObserver implements AutoCloseable {
     static PauseObserver safepointsOnly(Clock clock, long syncIntervalNanos) {
         Objects.requireNonNull(clock, "clock");
         return started(new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, false, true, 0,
-                syncIntervalNanos, -1));
+                syncIntervalNanos, -1, null));
     }
 
     /** Both sources with the defaults, observing only around runs: {@link #whenArmed(Clock, Duration)}. */
@@ -178,12 +187,20 @@ public final class PauseObserver implements AutoCloseable {
      * to {@value #MAX_SLEEPER_PARK_MILLIS} ms): fewer wake-ups, and a pause's start known only to within the park.
      */
     public static PauseObserver whenArmed(Clock clock, Duration grace, Duration sleeperPark) {
+        return whenArmed(clock, grace, sleeperPark, null);
+    }
+
+    /**
+     * {@link #whenArmed(Clock, Duration, Duration)} that sizes JFR's buffers with {@code jfrMemory} before its
+     * first JFR start (null: JFR's sizes are left as they are; {@link JfrMemory} says when it leaves them anyway).
+     */
+    public static PauseObserver whenArmed(Clock clock, Duration grace, Duration sleeperPark, JfrMemory jfrMemory) {
         Objects.requireNonNull(clock, "clock");
         if (grace == null || grace.isNegative()) {
             throw new IllegalArgumentException("grace: must be >= 0 (got " + grace + ")");
         }
         return new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, true, true,
-                checkedPark(sleeperPark), SYNC_INTERVAL_MILLIS * 1_000_000L, grace.toNanos());
+                checkedPark(sleeperPark), SYNC_INTERVAL_MILLIS * 1_000_000L, grace.toNanos(), jfrMemory);
     }
 
     private static long checkedPark(Duration sleeperPark) {
@@ -204,7 +221,7 @@ public final class PauseObserver implements AutoCloseable {
      */
     static PauseObserver started(Clock clock, boolean withSleeper, boolean withJfr, long sleepNanos, long syncIntervalNanos) {
         return started(new PauseObserver(clock, DEFAULT_SLEEPER_THRESHOLD_NANOS, MAX_RECORDS, withSleeper, withJfr,
-                sleepNanos, syncIntervalNanos, -1));
+                sleepNanos, syncIntervalNanos, -1, null));
     }
 
     /** Starts the period of an observer that observes until {@link #close}, its JFR stream on the caller's thread. */
@@ -345,6 +362,14 @@ public final class PauseObserver implements AutoCloseable {
     /** The most windows kept; older ones are dropped and counted. */
     public int maxRecords() {
         return store.maxRecords();
+    }
+
+    /**
+     * JFR's buffers as this observer's {@link JfrMemory} left them ({@link JfrMemory#status()}), or null for an
+     * observer given none.
+     */
+    public Map<String, Object> jfrMemory() {
+        return settings.jfrMemory() == null ? null : JfrMemory.status();
     }
 
     /** How long the sleeper parks, in nanoseconds (0 without a sleeper). */

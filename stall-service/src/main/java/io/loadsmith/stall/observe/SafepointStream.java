@@ -87,11 +87,14 @@ final class SafepointStream implements AutoCloseable {
     }
 
     /**
-     * Starts the stream.
+     * Starts the stream, after sizing JFR's buffers with {@code jfrMemory} if given (once per JVM).
      *
      * @throws Exception or an error if this JVM has no usable JFR (no {@code jdk.jfr} module, JFR disabled)
      */
-    static SafepointStream start(Clock clock, Sink sink) {
+    static SafepointStream start(Clock clock, Sink sink, JfrMemory jfrMemory) {
+        if (jfrMemory != null) {
+            jfrMemory.beforeFirstStart();
+        }
         SafepointStream safepoints = new SafepointStream(clock, sink);
         try {
             safepoints.configure();

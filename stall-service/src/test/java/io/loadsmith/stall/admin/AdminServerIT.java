@@ -276,6 +276,7 @@ class AdminServerIT {
             assertThat(health.get("sleeper_park_ms").asLong()).isEqualTo(1);
             assertThat(health.get("records_kept").asLong()).isGreaterThanOrEqualTo(health.get("safepoints").asLong() + health.get("sleeper").asLong());
             assertThat(health.get("records_max").asLong()).isEqualTo(PauseObserver.MAX_RECORDS);
+            assertThat(health.has("jfr_memory")).as("an observer given no JfrMemory").isFalse();
             assertThat(metrics).contains("# TYPE loadsmith_pauses_total counter\nloadsmith_pauses_total{source=\"safepoint\"} ",
                     "\nloadsmith_pauses_total{source=\"sleeper\"} ", "\nloadsmith_pause_records_dropped_total 0\n",
                     "\nloadsmith_pause_observer 1\n", "\nloadsmith_pause_observer_jfr 1\n");
