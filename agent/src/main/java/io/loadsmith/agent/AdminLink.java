@@ -9,6 +9,7 @@ import io.loadsmith.stall.gate.StallGate;
 import io.loadsmith.stall.observe.JfrMemory;
 import io.loadsmith.stall.observe.PauseObserver;
 import java.io.IOException;
+import java.lang.instrument.Instrumentation;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
@@ -25,8 +26,13 @@ final class AdminLink {
     }
 
     /** Starts the admin API and returns its base URL ({@code http://127.0.0.1:7070}). */
-    static String start(AgentOptions options, String token, MatchRegistry registry) throws IOException {
-        JfrMemory jfrMemory = options.smallJfrMemory() ? JfrMemory.small() : null;
+    static String start(AgentOptions options, String token, MatchRegistry registry, Instrumentation instrumentation) throws IOException {
+        JfrMemory jfrMemory = null;
+        if (options.smallJfrMemory()) {
+            // JFR's own options where the module can be opened to one class of ours; else JFR.configure through JMX
+            Optional<JfrMemory.Sizes> sizes = JfrOptionsLink.of(instrumentation);
+            jfrMemory = sizes.isPresent() ? JfrMemory.small(sizes.get()) : JfrMemory.small();
+        }
         PauseObserver pauses = switch (options.observe()) {
             case ARMED -> PauseObserver.whenArmed(Clock.system(), PauseObserver.DEFAULT_RUN_GRACE, options.sleeperPark(), jfrMemory);
             case ALWAYS -> PauseObserver.start(Clock.system(), options.sleeperPark(), jfrMemory);

@@ -104,7 +104,7 @@ final class AgentRuntime {
             long t1 = System.nanoTime();
             String address;
             try {
-                address = AdminLink.start(options, token, registry);
+                address = AdminLink.start(options, token, registry, instrumentation);
             } catch (IOException e) {
                 Instrumenter.uninstall(instrumentation, filter);
                 inert("the admin API cannot listen on " + options.adminHost() + ":" + options.adminPort() + " (" + e

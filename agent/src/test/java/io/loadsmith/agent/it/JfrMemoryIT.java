@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The agent's pause observer sizes JFR's buffers small before it first starts JFR (jfr-memory=small, the
- * default), and leaves a service's own {@code -XX:FlightRecorderOptions} as they are: seen from outside,
+ * default), through JFR's own options and without starting the platform MBean server, and leaves a service's own {@code -XX:FlightRecorderOptions} as they are: seen from outside,
  * with {@code jcmd JFR.configure} and NMT's "Tracing" (JFR's native memory), in a service that runs the
  * agent.
  */
@@ -50,6 +50,8 @@ class JfrMemoryIT {
                     + "\"thread_buffer_size_kb\":8,\"memory_size_kb\":1024}");
             assertThat(configuration).contains("Global buffer count: 16", "Global buffer size: 64.0 kB", "Thread buffer size: 8.0 kB");
             assertThat(tracingKb).as("NMT Tracing, KB").isPositive().isLessThan(TRACING_BOUND_KB);
+            assertThat(jcmd(app.pid(), "GC.class_histogram")).as("the platform MBean server was not started for it")
+                    .doesNotContain("com.sun.jmx.mbeanserver.JmxMBeanServer ");
         }
     }
 

@@ -18,7 +18,9 @@ import java.util.regex.Pattern;
  * for the handful of events a pause observer records a second. {@link #small()} asks for
  * {@value #SMALL_GLOBAL_BUFFER_COUNT} global buffers of {@value #SMALL_GLOBAL_BUFFER_SIZE_KB} KB (1 MB) and
  * thread buffers of {@value #SMALL_THREAD_BUFFER_SIZE_KB} KB, through the {@code JFR.configure} diagnostic
- * command (the {@code DiagnosticCommand} MBean), which sizes them only before JFR has started.
+ * command (the {@code DiagnosticCommand} MBean, whose MBean server loads some 480 classes in a service that
+ * had none), or through the {@link Sizes} given to {@link #small(Sizes)} (the agent's reach JFR's own
+ * options directly); either sizes them only before JFR has started.
  *
  * <p>It leaves JFR's sizes as they are when JFR has started already (a recording of the service's own, or
  * another observer's), when the service set {@code -XX:FlightRecorderOptions}, or when the sizes are no
@@ -41,18 +43,39 @@ public final class JfrMemory {
     private static final long DEFAULT_GLOBAL_BUFFER_SIZE_KB = 512;
     private static final long DEFAULT_THREAD_BUFFER_SIZE_KB = 8;
     private static final long DEFAULT_MEMORY_SIZE_KB = 10 * 1024;
+    private static final String[] KEYS = {"Global buffer count", "Global buffer size", "Thread buffer size", "Memory size"};
     private static final Pattern SIZE = Pattern.compile("^(Global buffer count|Global buffer size|Thread buffer size|Memory size):\\s*([0-9.]+)\\s*(bytes|kB|MB|GB)?\\s*$",
             Pattern.MULTILINE);
 
     /** JVM-wide, as JFR is; guarded by the class. Null until the first {@link #beforeFirstStart}. */
     private static Map<String, Object> status;
 
-    private JfrMemory() {
+    /** Reads and sets JFR's sizes; called once, before JFR's first start, on an observer's thread. */
+    public interface Sizes {
+        /**
+         * JFR's sizes now, as {@code JFR.configure} names them ({@code Global buffer count}, and
+         * {@code Global buffer size}, {@code Thread buffer size} and {@code Memory size} in KB).
+         */
+        Map<String, Long> read() throws Exception;
+
+        /** Sets them; the sizes in KB. */
+        void set(long globalBufferCount, long globalBufferSizeKb, long threadBufferSizeKb, long memorySizeKb) throws Exception;
     }
 
-    /** Small buffers for the few events of a pause observer (see the class comment). */
+    private final Sizes sizes;
+
+    private JfrMemory(Sizes sizes) {
+        this.sizes = sizes;
+    }
+
+    /** Small buffers for the few events of a pause observer (see the class comment), set through {@code JFR.configure}. */
     public static JfrMemory small() {
-        return new JfrMemory();
+        return new JfrMemory(null);
+    }
+
+    /** Small buffers, read and set through {@code sizes}. */
+    public static JfrMemory small(Sizes sizes) {
+        return new JfrMemory(java.util.Objects.requireNonNull(sizes, "sizes"));
     }
 
     /**
@@ -74,7 +97,7 @@ public final class JfrMemory {
             }
             Map<String, Object> result = new LinkedHashMap<>();
             try {
-                configure(result);
+                configure(sizes == null ? new DiagnosticCommand() : sizes, result);
             } catch (Throwable t) {
                 result.clear();
                 result.put("state", "failed");
@@ -85,7 +108,7 @@ public final class JfrMemory {
         }
     }
 
-    private static void configure(Map<String, Object> result) throws Exception {
+    private static void configure(Sizes sizes, Map<String, Object> result) throws Exception {
         if (FlightRecorder.isInitialized()) {
             left(result, "JFR had started before the observer");
             return;
@@ -96,9 +119,7 @@ public final class JfrMemory {
             left(result, "the service set -XX:FlightRecorderOptions=" + options);
             return;
         }
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName name = new ObjectName("com.sun.management:type=DiagnosticCommand");
-        Map<String, Long> before = sizes(jfrConfigure(server, name));
+        Map<String, Long> before = checked(sizes.read());
         if (before.get("Global buffer count") != DEFAULT_GLOBAL_BUFFER_COUNT
                 || before.get("Global buffer size") != DEFAULT_GLOBAL_BUFFER_SIZE_KB
                 || before.get("Thread buffer size") != DEFAULT_THREAD_BUFFER_SIZE_KB
@@ -107,13 +128,36 @@ public final class JfrMemory {
             put(result, before);
             return;
         }
-        jfrConfigure(server, name,
-                "globalbuffercount=" + SMALL_GLOBAL_BUFFER_COUNT,
-                "globalbuffersize=" + SMALL_GLOBAL_BUFFER_SIZE_KB + "k",
-                "thread_buffer_size=" + SMALL_THREAD_BUFFER_SIZE_KB + "k",
-                "memorysize=" + SMALL_GLOBAL_BUFFER_COUNT * SMALL_GLOBAL_BUFFER_SIZE_KB + "k");
+        sizes.set(SMALL_GLOBAL_BUFFER_COUNT, SMALL_GLOBAL_BUFFER_SIZE_KB, SMALL_THREAD_BUFFER_SIZE_KB,
+                (long) SMALL_GLOBAL_BUFFER_COUNT * SMALL_GLOBAL_BUFFER_SIZE_KB);
         result.put("state", "set");
-        put(result, sizes(jfrConfigure(server, name)));
+        put(result, checked(sizes.read()));
+    }
+
+    /** The {@code JFR.configure} diagnostic command, through the platform MBean server. */
+    private static final class DiagnosticCommand implements Sizes {
+        /** Made at the first read: the platform MBean server loads some 480 classes in a service that had none. */
+        private MBeanServer server;
+
+        @Override
+        public Map<String, Long> read() throws Exception {
+            return sizes(jfrConfigure());
+        }
+
+        @Override
+        public void set(long globalBufferCount, long globalBufferSizeKb, long threadBufferSizeKb, long memorySizeKb) throws Exception {
+            jfrConfigure("globalbuffercount=" + globalBufferCount, "globalbuffersize=" + globalBufferSizeKb + "k",
+                    "thread_buffer_size=" + threadBufferSizeKb + "k", "memorysize=" + memorySizeKb + "k");
+        }
+
+        private String jfrConfigure(String... arguments) throws Exception {
+            if (server == null) {
+                server = ManagementFactory.getPlatformMBeanServer();
+            }
+            ObjectName name = new ObjectName("com.sun.management:type=DiagnosticCommand");
+            Object answer = server.invoke(name, "jfrConfigure", new Object[]{arguments}, new String[]{String[].class.getName()});
+            return String.valueOf(answer);
+        }
     }
 
     private static void left(Map<String, Object> result, String reason) {
@@ -126,11 +170,6 @@ public final class JfrMemory {
         result.put("global_buffer_size_kb", sizes.get("Global buffer size"));
         result.put("thread_buffer_size_kb", sizes.get("Thread buffer size"));
         result.put("memory_size_kb", sizes.get("Memory size"));
-    }
-
-    private static String jfrConfigure(MBeanServer server, ObjectName name, String... arguments) throws Exception {
-        Object answer = server.invoke(name, "jfrConfigure", new Object[]{arguments}, new String[]{String[].class.getName()});
-        return String.valueOf(answer);
     }
 
     /** The four sizes of {@code JFR.configure}'s answer, the count as it is, the sizes in KB. */
@@ -149,9 +188,18 @@ public final class JfrMemory {
             };
             sizes.put(m.group(1), Math.round(kb));
         }
-        for (String key : new String[]{"Global buffer count", "Global buffer size", "Thread buffer size", "Memory size"}) {
+        for (String key : KEYS) {
             if (!sizes.containsKey(key)) {
                 throw new IllegalStateException("JFR.configure did not give its " + key.toLowerCase(Locale.ROOT) + ": " + configuration);
+            }
+        }
+        return sizes;
+    }
+
+    private static Map<String, Long> checked(Map<String, Long> sizes) {
+        for (String key : KEYS) {
+            if (sizes == null || sizes.get(key) == null) {
+                throw new IllegalStateException("JFR's " + key.toLowerCase(Locale.ROOT) + " could not be read: " + sizes);
             }
         }
         return sizes;
