@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
  * {@value #SMALL_GLOBAL_BUFFER_COUNT} global buffers of {@value #SMALL_GLOBAL_BUFFER_SIZE_KB} KB (1 MB) and
  * thread buffers of {@value #SMALL_THREAD_BUFFER_SIZE_KB} KB, through the {@code JFR.configure} diagnostic
  * command (the {@code DiagnosticCommand} MBean, whose MBean server loads some 480 classes in a service that
- * had none), or through the {@link Sizes} given to {@link #small(Sizes)} (the agent's reach JFR's own
- * options directly); either sizes them only before JFR has started.
+ * had none), or through the {@link Sizes} given to {@link #small(Sizes)} (the agent's reaches JFR's own
+ * options without that server); either sizes them only before JFR has started.
  *
  * <p>It leaves JFR's sizes as they are when JFR has started already (a recording of the service's own, or
  * another observer's), when the service set {@code -XX:FlightRecorderOptions}, or when the sizes are no
