@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.loadsmith.tester.client.jetty.HelloServer;
 import io.loadsmith.tester.record.RequestLog;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,12 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -65,22 +59,8 @@ class SidecarMemoryIT {
 
     @BeforeEach
     void startServer() throws Exception {
-        byte[] hello = "hello".getBytes(StandardCharsets.UTF_8);
-        server = new Server();
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
-        connector.setPort(0);
-        server.addConnector(connector);
-        server.setHandler(new Handler.Abstract.NonBlocking() {
-            @Override
-            public boolean handle(Request request, Response response, Callback callback) {
-                response.setStatus(200);
-                response.write(true, ByteBuffer.wrap(hello), callback);
-                return true;
-            }
-        });
-        server.start();
-        port = connector.getLocalPort();
+        server = HelloServer.start(0);
+        port = HelloServer.port(server);
     }
 
     @AfterEach

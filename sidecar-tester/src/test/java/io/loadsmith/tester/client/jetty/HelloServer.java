@@ -20,7 +20,13 @@ public final class HelloServer {
     }
 
     public static void main(String[] args) throws Exception {
-        int port = args.length > 0 ? Integer.parseInt(args[0]) : 18080;
+        Server server = start(args.length > 0 ? Integer.parseInt(args[0]) : 18080);
+        System.out.println("hello server on http://127.0.0.1:" + port(server) + "/");
+        server.join();
+    }
+
+    /** Starts one on 127.0.0.1:{@code port} (0: any free port); stop it with {@link Server#stop()}. */
+    public static Server start(int port) throws Exception {
         byte[] hello = "hello".getBytes(StandardCharsets.UTF_8);
         Server server = new Server();
         ServerConnector connector = new ServerConnector(server);
@@ -36,7 +42,11 @@ public final class HelloServer {
             }
         });
         server.start();
-        System.out.println("hello server on http://127.0.0.1:" + connector.getLocalPort() + "/");
-        server.join();
+        return server;
+    }
+
+    /** The port {@code server} (one of {@link #start}) listens on. */
+    public static int port(Server server) {
+        return ((ServerConnector) server.getConnectors()[0]).getLocalPort();
     }
 }
