@@ -242,12 +242,17 @@ if tool == "loadsmith":
         run = json.load(open(os.path.join(d, "out", "results.json")))["runs"][0]
         achieved = float(run["achieved_rate"])
         f["own_rss_max_mb"] = run.get("cost", {}).get("rss_max_mb", "n/a")
+        f["not_200"] = str(run["counts"]["errors"])
     except (OSError, ValueError, KeyError, IndexError):
         pass
 else:
     try:
-        m = re.search(r"Requests/sec:\s*([\d.]+)", open(os.path.join(d, "stdout.txt")).read())
+        text = open(os.path.join(d, "stdout.txt")).read()
+        m = re.search(r"Requests/sec:\s*([\d.]+)", text)
         achieved = float(m.group(1)) if m else None
+        bad = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", text)
+        errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
+        f["not_200"] = str((int(bad.group(1)) if bad else 0) + (sum(map(int, errors.groups())) if errors else 0))
     except OSError:
         pass
 f["achieved"] = "%.1f" % achieved if achieved else "n/a"
@@ -374,6 +379,18 @@ for rate in rates:
             cell(ratio, lambda x: "%.2f" % x) if tool == "loadsmith" else "1",
             count(rate, tool, "killed"), count(rate, tool, "report") if tool == "loadsmith" else "n/a",
             cell(per(rate, tool, "achieved"), lambda x: "{:,.0f}".format(x)), cell(per(rate, tool, "others_ms_s"), lambda x: "%.0f" % x)))
+# what each tool was asked, checked: every answer 200 (nginx answers nothing else) and the rate sent
+short = []
+for rate in rates:
+    for tool in ("loadsmith", "wrk2"):
+        for p in range(1, pairs + 1):
+            got, bad = num(v[(rate, tool, "achieved")].get(p)), num(v[(rate, tool, "not_200")].get(p))
+            if got is None or got < 0.97 * int(rate) or bad:
+                short.append("%s/s pair %d %s: achieved %s/s, %s answers not 200 or failed" % (
+                    rate, p, tool, "n/a" if got is None else "%.1f" % got, "n/a" if bad is None else "%d" % bad))
+print()
+print("checked: every run sent at least 97 % of its rate and every answer was 200" if not short
+      else "NOT AS ASKED (those runs' figures say little):\n  " + "\n  ".join(short))
 own = [(r, v[(r, "loadsmith", "own_rss_max_mb")]) for r in rates]
 if any(x not in (None, "n/a") for _, d in own for x in d.values()):
     print()
