@@ -32,7 +32,7 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  *       examples/kubernetes/sidecar-job.yaml, read from the manifest: exit 0, report.html written, no OOM kill,
  *       and the group's peak under the limit. Skipped, saying why, where no cgroup can be made (not root, no
  *       cgroup fs, a read-only one).</li>
- *   <li>With a heap too small for the report ({@code LOADSMITH_JAVA_OPTS=-Xmx19m}: the run fits, the report's
+ *   <li>With a heap too small for the report ({@code LOADSMITH_JAVA_OPTS="-Xms8m -Xmx19m"}: the run fits, the report's
  *       charts and page do not; measured, docs/cli.md): exit 4 and one line on stderr naming what was written,
  *       what was not and the command that finishes it; nothing lost: results.json and requests.bin whole
  *       ({@code loadsmith verify} agrees with every figure), and {@code loadsmith report DIR} with the
@@ -44,9 +44,9 @@ class SidecarMemoryIT {
     /**
      * A heap in which the run above fits and its report does not, the middle of what was measured here
      * (2026-12-07, JDK 17, bin/jvm.options): at 12m and 14m the run itself ran out, at 16m to 22m the report
-     * did, at 24m both fitted.
+     * did, at 24m both fitted. {@code -Xms8m} first: bin/jvm.options starts the heap at 32m, above this maximum.
      */
-    static final String TOO_SMALL_FOR_THE_REPORT = "-Xmx19m";
+    static final String TOO_SMALL_FOR_THE_REPORT = "-Xms8m -Xmx19m";
 
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
     private static final Path MANIFEST = ROOT.resolve("examples/kubernetes/sidecar-job.yaml");
