@@ -45,8 +45,9 @@ public interface RequestSource {
         return new RequestSource() {
             private RequestSpec[] byConnection = new RequestSpec[0];
 
+            // synchronized: the lanes of a run on several loops ask from their own threads, and the array grows
             @Override
-            public RequestSpec request(long arrival, int position, int connection) {
+            public synchronized RequestSpec request(long arrival, int position, int connection) {
                 if (position != 0) {
                     return null;
                 }
