@@ -26,7 +26,7 @@ public final class AgentOptions {
 
     /** Every target the agent knows, in the order {@code /health} lists them. */
     public static final List<String> KNOWN_TARGETS =
-            List.of("jetty12", "jetty9", "servlet", "tomcat", "netty", "undertow", "jdkhttp", "method");
+            List.of("jetty12", "jetty9", "servlet", "tomcat", "netty", "undertow", "jdkhttp", "grpc", "method");
 
     /** Token value that asks the agent to write a random token to {@link #tokenFile()}. */
     public static final String RANDOM_TOKEN = "random";

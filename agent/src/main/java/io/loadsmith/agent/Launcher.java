@@ -32,7 +32,7 @@ public final class Launcher {
               token=random           generate a token, write it to token-file (default ~/.loadsmith/token)
                                      with mode 0600, and log where
               targets=auto|LIST      servers to gate (default auto = all): jetty12, jetty9, servlet, tomcat,
-                                     netty, undertow, jdkhttp, joined with + (targets=jetty12+netty)
+                                     netty, undertow, jdkhttp, grpc, joined with + (targets=jetty12+netty)
               method=CLASS#METHOD    also gate this method at its start and end (repeatable)
               log=LEVEL              off, error, warning, info (default) or debug
               observe=MODE           when to observe real pauses (safepoints through JFR, a sleeper

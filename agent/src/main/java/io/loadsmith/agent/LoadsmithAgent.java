@@ -36,7 +36,7 @@ import java.lang.instrument.Instrumentation;
  * <dt>{@code targets=auto|LIST}</dt>
  * <dd>which servers to gate: {@code auto} (default) is every target whose classes load; or a list
  * ({@code targets=jetty12+netty} or {@code targets=jetty12,netty}) of {@code jetty12}, {@code jetty9},
- * {@code servlet}, {@code tomcat}, {@code netty}, {@code undertow}, {@code jdkhttp}.</dd>
+ * {@code servlet}, {@code tomcat}, {@code netty}, {@code undertow}, {@code jdkhttp}, {@code grpc}.</dd>
  * <dt>{@code method=com.acme.Foo#bar}</dt>
  * <dd>also gate, at its start and its end, every method {@code bar} declared in {@code com.acme.Foo}
  * (use {@code $} for nested classes); repeat the option for more methods.</dd>

@@ -148,7 +148,7 @@ class AgentOptionsTest {
         assertThatThrownBy(() -> AgentOptions.parse("admin=127.0.0.1:70000"))
                 .hasMessage("option admin: port must be a number from 0 to 65535 (got 70000)");
         assertThatThrownBy(() -> AgentOptions.parse("targets=jboss"))
-                .hasMessage("option targets: unknown target \"jboss\" (known: auto, jetty12, jetty9, servlet, tomcat, netty, undertow, jdkhttp, method)");
+                .hasMessage("option targets: unknown target \"jboss\" (known: auto, jetty12, jetty9, servlet, tomcat, netty, undertow, jdkhttp, grpc, method)");
         assertThatThrownBy(() -> AgentOptions.parse("method=Foo"))
                 .hasMessage("option method: expected a class and a method, e.g. method=com.acme.Foo#bar (got \"Foo\")");
         assertThatThrownBy(() -> AgentOptions.parse("observe=maybe"))
@@ -171,6 +171,6 @@ class AgentOptionsTest {
     @Test
     void known_targets_match_the_target_packages() {
         assertThat(AgentOptions.KNOWN_TARGETS)
-                .isEqualTo(List.of("jetty12", "jetty9", "servlet", "tomcat", "netty", "undertow", "jdkhttp", "method"));
+                .isEqualTo(List.of("jetty12", "jetty9", "servlet", "tomcat", "netty", "undertow", "jdkhttp", "grpc", "method"));
     }
 }

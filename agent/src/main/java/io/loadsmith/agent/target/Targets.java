@@ -1,6 +1,7 @@
 package io.loadsmith.agent.target;
 
 import io.loadsmith.agent.AgentOptions;
+import io.loadsmith.agent.target.grpc.GrpcTarget;
 import io.loadsmith.agent.target.jdkhttp.JdkHttpTarget;
 import io.loadsmith.agent.target.jetty12.Jetty12Target;
 import io.loadsmith.agent.target.jetty9.Jetty9Target;
@@ -21,7 +22,8 @@ public final class Targets {
     /** Every library target (without {@code method}), in the order of {@link AgentOptions#KNOWN_TARGETS}. */
     public static List<Target> libraries() {
         return List.of(Jetty12Target.target(), Jetty9Target.target(), ServletTarget.target(), TomcatTarget.target(),
-                NettyTarget.target(), UndertowTarget.target(), JdkHttpTarget.target());
+                NettyTarget.target(), UndertowTarget.target(), JdkHttpTarget.target(),
+                GrpcTarget.target());
     }
 
     /** The targets {@code options} switch on, {@code method} last when methods were named. */

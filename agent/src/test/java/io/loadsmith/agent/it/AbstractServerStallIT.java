@@ -24,7 +24,8 @@ import org.junit.jupiter.api.TestInstance;
  * shaded agent jar: one explicit 300 ms stall, armed through the admin API, holds a request sent 150 ms
  * into it and a request already in flight at its start until the window ends, delays nothing sent before
  * it, and is reported by {@code /stalls} as one window of 300 ms with what it held. Each server is a
- * small subclass ({@link #mainClass()}, {@link #libraries()}, {@link #target()}).
+ * small subclass ({@link #mainClass()}, {@link #libraries()}, {@link #target()}); one whose clients speak
+ * another protocol than HTTP/1.1 sends the contract's requests its own way ({@link #prepare(String)}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractServerStallIT {
@@ -111,6 +112,41 @@ abstract class AbstractServerStallIT {
     /** What the launcher printed on stderr (attach only). */
     protected String launcherStderr = "";
 
+    /** One request of the contract, made ready in advance (its connection open), sent at a given time and timed. */
+    protected interface PreparedRequest extends AutoCloseable {
+        RawHttp.Timed sendAt(long sendAtNanos) throws Exception;
+    }
+
+    /**
+     * Makes the request for {@code path} ({@code /fast} or {@code /slow?ms=N}: N ms of work) ready: by
+     * default an HTTP/1.1 GET on a connection of its own.
+     */
+    protected PreparedRequest prepare(String path) throws Exception {
+        RawHttp.Call call = RawHttp.prepare(port, path);
+        return new PreparedRequest() {
+            @Override
+            public RawHttp.Timed sendAt(long sendAtNanos) throws Exception {
+                return call.sendAt(sendAtNanos);
+            }
+
+            @Override
+            public void close() throws Exception {
+                call.close();
+            }
+        };
+    }
+
+    /** The status of a request the server answered as it should: HTTP's 200 by default. */
+    protected int okStatus() {
+        return 200;
+    }
+
+    private RawHttp.Timed send(String path) throws Exception {
+        try (PreparedRequest request = prepare(path)) {
+            return request.sendAt(System.nanoTime());
+        }
+    }
+
     @BeforeAll
     void setupServer() throws Exception {
         assumeTrue(Files.isExecutable(ChildJvm.javaOf(javaHome())),
@@ -126,7 +162,7 @@ abstract class AbstractServerStallIT {
         if (viaAttach()) {
             long until = System.nanoTime() + trafficBeforeAttachMillis() * NANOS_PER_MILLI;
             while (System.nanoTime() < until) {
-                RawHttp.get(port, "/fast");
+                send("/fast");
             }
             ChildJvm.Result attached = ChildJvm.launcher(javaHome(), "attach", String.valueOf(app.pid()), agentOptions());
             launcherStderr = attached.stderr();
@@ -140,8 +176,8 @@ abstract class AbstractServerStallIT {
         admin = new Admin(adminUrl, null);
         admin.awaitPrepared();
         for (int i = 0; i < 20; i++) {
-            assertThat(RawHttp.get(port, "/fast").status()).isEqualTo(200);
-            assertThat(RawHttp.get(port, "/slow?ms=1").status()).isEqualTo(200);
+            assertThat(send("/fast").status()).isEqualTo(okStatus());
+            assertThat(send("/slow?ms=1").status()).isEqualTo(okStatus());
         }
     }
 
@@ -193,9 +229,9 @@ abstract class AbstractServerStallIT {
     @Test
     void a_300_ms_stall_holds_requests_sent_into_it_and_in_flight_at_its_start_and_nothing_before_it() throws Exception {
         ExecutorService senders = Executors.newFixedThreadPool(3);
-        try (RawHttp.Call before = RawHttp.prepare(port, "/fast");
-             RawHttp.Call inFlight = RawHttp.prepare(port, "/slow?ms=350");
-             RawHttp.Call during = RawHttp.prepare(port, "/fast")) {
+        try (PreparedRequest before = prepare("/fast");
+             PreparedRequest inFlight = prepare("/slow?ms=350");
+             PreparedRequest during = prepare("/fast")) {
             long armedAt = admin.armOne(500, 300);
 
             Future<RawHttp.Timed> beforeReply = senders.submit(() -> before.sendAt(armedAt + 200 * NANOS_PER_MILLI));
@@ -222,16 +258,16 @@ abstract class AbstractServerStallIT {
             assertThat(duringTimed.sentNanos()).as(story.about("request sent into the window")).isBetween(window.startNanos(), window.endNanos());
             assertThat(window.held()).as(story.about("held")).isGreaterThanOrEqualTo(minimumHeld());
 
-            assertThat(beforeTimed.status()).isEqualTo(200);
+            assertThat(beforeTimed.status()).isEqualTo(okStatus());
             // sent 300 ms before the window: ending before it starts is what "not held" means here; how
             // long it took is the box's business (a 100 ms bound failed once at load 25)
             assertThat(beforeTimed.endNanos()).as(story.about("the request sent before the stall ended before it")).isLessThan(window.startNanos());
 
-            assertThat(inFlightTimed.status()).isEqualTo(200);
+            assertThat(inFlightTimed.status()).isEqualTo(okStatus());
             assertThat((inFlightTimed.endNanos() - heldUntil) / 1e6)
                     .as(story.about("in-flight request's end after the window's end, ms")).isBetween(-EARLY_TOLERANCE_MILLIS, LATE_RELEASE_LIMIT_MILLIS);
 
-            assertThat(duringTimed.status()).isEqualTo(200);
+            assertThat(duringTimed.status()).isEqualTo(okStatus());
             assertThat((duringTimed.endNanos() - heldUntil) / 1e6)
                     .as(story.about("request sent into the stall: end after the window's end, ms")).isBetween(-EARLY_TOLERANCE_MILLIS, LATE_RELEASE_LIMIT_MILLIS);
         } finally {
