@@ -49,6 +49,20 @@ public enum GrpcStatus {
     }
 
     /**
+     * The status of a whole answer: its {@code grpc-status} field (from the trailers, or the headers of a
+     * trailers-only answer) when it has one; else from its HTTP status ({@link #ofHttp}), and an HTTP 200
+     * without the field {@link #INTERNAL}, as grpc-java reads it.
+     *
+     * @param statusField the {@code grpc-status} value, null when the answer has none
+     */
+    public static GrpcStatus ofAnswer(int httpStatus, String statusField) {
+        if (statusField != null) {
+            return ofField(statusField);
+        }
+        return httpStatus == 200 ? INTERNAL : ofHttp(httpStatus);
+    }
+
+    /**
      * The status of an answer without {@code grpc-status} (a proxy's error page, say), from its HTTP status,
      * as grpc/doc/http-grpc-status-mapping.md maps it: 400 INTERNAL, 401 UNAUTHENTICATED, 403
      * PERMISSION_DENIED, 404 UNIMPLEMENTED, 429, 502, 503 and 504 UNAVAILABLE, any other UNKNOWN.

@@ -5,6 +5,7 @@ import static io.loadsmith.tester.scenario.Field.keys;
 import io.loadsmith.tester.grpc.GrpcException;
 import io.loadsmith.tester.grpc.GrpcMethod;
 import io.loadsmith.tester.grpc.GrpcStatus;
+import io.loadsmith.tester.grpc.GrpcTarget;
 import io.loadsmith.tester.grpc.ProtoSet;
 import io.loadsmith.tester.scenario.Scenario.GrpcCall;
 import java.io.IOException;
@@ -33,10 +34,6 @@ final class GrpcParser {
     private static final Pattern METADATA_KEY = Pattern.compile("[0-9a-z_.-]+");
 
     private GrpcParser() {
-    }
-
-    static boolean isGrpc(URI url) {
-        return "grpc".equals(url.getScheme()) || "grpcs".equals(url.getScheme());
     }
 
     /** A {@code grpc://HOST:PORT} url: a host and a port, no path (the method names the path). */

@@ -12,6 +12,7 @@ import io.loadsmith.tester.engine.TesterSpec.Arrivals;
 import io.loadsmith.tester.engine.TesterSpec.Model;
 import io.loadsmith.tester.engine.TesterSpec.OnLate;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.grpc.GrpcTarget;
 import io.loadsmith.tester.grpc.ProtoSet;
 import io.loadsmith.tester.profile.ProfileException;
 import io.loadsmith.tester.profile.ReplayPlan;
@@ -198,7 +199,7 @@ public final class ScenarioParser {
                     TransportOptions.Tls.DEFAULT, TransportOptions.Http.HTTP_1_1, 1, DEFAULT_GIVE_UP_AFTER_NANOS, null);
         }
         URI url = targetUrl(f.get("url"));
-        boolean grpc = GrpcParser.isGrpc(url);
+        boolean grpc = GrpcTarget.isGrpc(url);
         ProtoSet protos = grpc ? GrpcParser.protos(f, url, baseDir) : null;
         if (!grpc && f.has("grpc")) {
             throw f.get("grpc").error("is only for a grpc:// or grpcs:// url (got \"" + url + "\")");
@@ -275,7 +276,7 @@ public final class ScenarioParser {
     /** {@code target.url}: http://, https://, or a gRPC target's grpc:// or grpcs:// with a port. */
     private URI targetUrl(Field field) {
         URI uri = url(field);
-        if (GrpcParser.isGrpc(uri)) {
+        if (GrpcTarget.isGrpc(uri)) {
             return GrpcParser.url(field, uri);
         }
         return httpUrl(field, uri);

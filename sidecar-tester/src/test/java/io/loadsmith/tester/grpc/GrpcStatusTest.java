@@ -2,6 +2,7 @@ package io.loadsmith.tester.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.loadsmith.tester.transport.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -54,5 +55,22 @@ class GrpcStatusTest {
         assertThat(GrpcStatus.message("100%")).isEqualTo("100%");
         assertThat(GrpcStatus.message("%zz%4")).isEqualTo("%zz%4");
         assertThat(GrpcStatus.message(null)).isNull();
+    }
+
+    @Test
+    void an_answer_is_read_from_grpc_status_else_from_its_http_status() {
+        assertThat(GrpcStatus.ofAnswer(200, "5")).isEqualTo(GrpcStatus.NOT_FOUND);
+        assertThat(GrpcStatus.ofAnswer(503, "0")).isEqualTo(GrpcStatus.OK);
+        assertThat(GrpcStatus.ofAnswer(503, null)).isEqualTo(GrpcStatus.UNAVAILABLE);
+        assertThat(GrpcStatus.ofAnswer(200, null)).isEqualTo(GrpcStatus.INTERNAL);
+    }
+
+    @Test
+    void a_failed_check_is_grpc_status_unless_the_status_was_ok() {
+        assertThat(Outcome.ofGrpc(GrpcStatus.NOT_FOUND.code(), null)).isEqualTo(Outcome.OK);
+        assertThat(Outcome.ofGrpc(GrpcStatus.NOT_FOUND.code(), "grpc-status NOT_FOUND, expected OK"))
+                .isEqualTo(Outcome.GRPC_STATUS);
+        assertThat(Outcome.ofGrpc(GrpcStatus.OK.code(), "json score is 0.7, expected 0.5"))
+                .isEqualTo(Outcome.CHECK_FAILED);
     }
 }
