@@ -17,20 +17,25 @@ import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
+import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ServerCalls;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import io.loadsmith.tester.transport.TestCertificates;
 import java.net.InetSocketAddress;
+import java.security.KeyStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import javax.net.ssl.KeyManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -41,14 +46,16 @@ import picocli.CommandLine;
  * serves scoring.Scorer/Score with dynamic messages of the reference service's descriptor set: customer 5
  * is NOT_FOUND, customer 9 is never answered (its deadline of 1 s passes: long enough that no other call of a
  * cold JVM meets it), customer 7's expected score in the data is wrong (a failed check); the rest are
- * answered. On each load model, every call the server received is
- * counted once, by the name of its outcome.
+ * answered. On each load model, and over TLS, every call the server received is counted once, by the name of
+ * its outcome.
  */
 class GrpcRunIT {
 
     private static final Path PROTOSET = Path.of("../examples/scenarios/grpc/scoring.protoset");
 
     private static Server server;
+    private static Server tlsServer;
+    private static Path certificates;
     private static final ConcurrentHashMap<Integer, LongAdder> received = new ConcurrentHashMap<>();
     private static final ConcurrentHashMap<String, LongAdder> tenants = new ConcurrentHashMap<>();
 
@@ -92,11 +99,31 @@ class GrpcRunIT {
                 .addService(ServerInterceptors.intercept(service, tenantCounter))
                 .build()
                 .start();
+        certificates = Files.createTempDirectory("grpc-tls");
+        TestCertificates.Made made = TestCertificates.make(certificates);
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(made.keyStore())) {
+            keys.load(in, TestCertificates.PASSWORD.toCharArray());
+        }
+        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keyManagers.init(keys, TestCertificates.PASSWORD.toCharArray());
+        tlsServer = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0),
+                        TlsServerCredentials.newBuilder().keyManager(keyManagers.getKeyManagers()).build())
+                .addService(ServerInterceptors.intercept(service, tenantCounter))
+                .build()
+                .start();
     }
 
     @AfterAll
-    static void stopServer() throws InterruptedException {
+    static void stopServer() throws Exception {
         server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        tlsServer.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        try (var files = Files.list(certificates)) {
+            for (Path file : files.toList()) {
+                Files.delete(file);
+            }
+        }
+        Files.delete(certificates);
     }
 
     @BeforeEach
@@ -108,6 +135,23 @@ class GrpcRunIT {
     @ParameterizedTest
     @ValueSource(strings = {"{model: open, rate: 100, connections: 2", "{model: closed, connections: 4", "{model: paced, connections: 4, pace: 100ms"})
     void every_call_is_counted_once_by_the_name_of_its_status(String load, @TempDir Path tmp) throws Exception {
+        JsonNode run = run(tmp, "grpc://127.0.0.1:" + server.getPort(), "", load);
+
+        assertCountedByName(run);
+    }
+
+    @Test
+    void a_grpcs_target_is_called_over_tls(@TempDir Path tmp) throws Exception {
+        Files.copy(certificates.resolve("server.pem"), tmp.resolve("ca.pem"));
+
+        JsonNode run = run(tmp, "grpcs://127.0.0.1:" + tlsServer.getPort(), "  tls: {ca_file: ca.pem}\n",
+                "{model: open, rate: 100, connections: 2");
+
+        assertCountedByName(run);
+    }
+
+    /** results.json's run of the scenario with this url, target.tls line and load (its last brace left out). */
+    private static JsonNode run(Path tmp, String url, String tls, String load) throws Exception {
         Files.copy(PROTOSET, tmp.resolve("scoring.protoset"));
         StringBuilder customers = new StringBuilder("customer_id,expected\n");
         for (int id = 1; id <= 10; id++) {
@@ -117,9 +161,9 @@ class GrpcRunIT {
         Path scenario = tmp.resolve("grpc.yaml");
         Files.writeString(scenario, """
                 target:
-                  url: grpc://127.0.0.1:%d
+                  url: %s
                   grpc: {descriptor: scoring.protoset}
-                load: %s, duration: 1s, grace: 10s}
+                %sload: %s, duration: 1s, grace: 10s}
                 journeys:
                   - data: customers.csv
                     steps:
@@ -128,7 +172,7 @@ class GrpcRunIT {
                         metadata: {X-Tenant: a}
                         deadline: 1s
                         check: {grpc_status: OK, json: {score: "${expected}"}}
-                """.formatted(server.getPort(), load));
+                """.formatted(url, tls, load));
         Path out = tmp.resolve("out");
         StringWriter console = new StringWriter();
         CommandLine cmd = Main.commandLine();
@@ -138,7 +182,11 @@ class GrpcRunIT {
         int exit = cmd.execute("run", scenario.toString(), "--out", out.toString(), "--progress", "none");
 
         assertThat(exit).as(console.toString()).isEqualTo(ExitCodes.OK);
-        JsonNode run = new ObjectMapper().readTree(out.resolve("results.json").toFile()).at("/runs/0");
+        return new ObjectMapper().readTree(out.resolve("results.json").toFile()).at("/runs/0");
+    }
+
+    /** Every call the server received sent once, each counted by its outcome's name. */
+    private static void assertCountedByName(JsonNode run) {
         assertThat(run.at("/transport/kind").asText()).isEqualTo("jetty");
         assertThat(run.at("/transport/http").asText()).isEqualTo("2");
         JsonNode counts = run.get("counts");
@@ -151,7 +199,8 @@ class GrpcRunIT {
         long wrongScore = count(7);
         assertThat(notFound).isPositive();
         assertThat(unanswered).isPositive();
-        assertThat(counts.get("completed").asLong()).as(received + " " + run).isEqualTo(all - notFound - unanswered - wrongScore);
+        assertThat(counts.get("completed").asLong()).as(received + " " + run)
+                .isEqualTo(all - notFound - unanswered - wrongScore);
         assertThat(counts.get("errors").asLong()).isEqualTo(notFound + unanswered + wrongScore);
         JsonNode kinds = run.get("errors_by_kind");
         assertThat(kinds.get("NOT_FOUND").asLong()).isEqualTo(notFound);
