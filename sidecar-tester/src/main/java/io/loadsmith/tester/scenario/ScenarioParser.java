@@ -204,8 +204,11 @@ public final class ScenarioParser {
         if (!grpc && f.has("grpc")) {
             throw f.get("grpc").error("is only for a grpc:// or grpcs:// url (got \"" + url + "\")");
         }
-        TransportOptions.Http http = grpc ? TransportOptions.Http.HTTP_2
-                : f.optional("http").map(ScenarioParser::httpVersion).orElse(TransportOptions.Http.HTTP_1_1);
+        TransportOptions.Http http = f.optional("http").map(ScenarioParser::httpVersion)
+                .orElse(grpc ? TransportOptions.Http.HTTP_2 : TransportOptions.Http.HTTP_1_1);
+        if (grpc && http != TransportOptions.Http.HTTP_2) {
+            throw f.get("http").error("must be 2 for a " + url.getScheme() + ":// url (gRPC runs on HTTP/2)");
+        }
         TransportOptions.Kind kind = f.choice("transport", TransportOptions.Kind.class,
                 http == TransportOptions.Http.HTTP_2 ? TransportOptions.Kind.JETTY : TransportOptions.Kind.NETTY);
         if (grpc && kind != TransportOptions.Kind.JETTY) {

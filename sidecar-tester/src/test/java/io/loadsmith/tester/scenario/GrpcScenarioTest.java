@@ -188,6 +188,15 @@ class GrpcScenarioTest {
     }
 
     @Test
+    void a_grpc_target_speaks_http2_only() {
+        String yaml = scenario(SCORE).replace("  grpc: {descriptor", "  http: '1.1'\n  grpc: {descriptor");
+
+        assertThatThrownBy(() -> parse(yaml)).hasMessage("grpc.yaml:3: target.http must be 2 for a grpc:// url (gRPC runs on HTTP/2)");
+        assertThat(parse(scenario(SCORE).replace("  grpc: {descriptor", "  http: 2\n  grpc: {descriptor")).target().http())
+                .isEqualTo(TransportOptions.Http.HTTP_2);
+    }
+
+    @Test
     void a_grpc_target_needs_a_descriptor_and_a_port() {
         assertThatThrownBy(() -> parse(scenario(SCORE).replace("  grpc: {descriptor: scoring.protoset}\n", "")))
                 .hasMessageStartingWith("grpc.yaml:2: target.url is a gRPC target, so it needs target.grpc: {descriptor: FILE}");
