@@ -1,6 +1,8 @@
 package io.loadsmith.tester.grpc;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * gRPC's length-prefixed messages on HTTP/2 (grpc/doc/PROTOCOL-HTTP2.md): a 1-byte compressed flag (0: not
@@ -44,5 +46,29 @@ public final class GrpcFraming {
                     + " follow (one unary message expected)");
         }
         return Arrays.copyOfRange(body, PREFIX_BYTES, body.length);
+    }
+
+    /**
+     * Every message of a streamed answer's body, in order.
+     *
+     * @throws GrpcException when a prefix is cut short, a message is compressed or runs past the body
+     */
+    public static List<byte[]> unframeAll(byte[] body) {
+        List<byte[]> messages = new ArrayList<>();
+        int at = 0;
+        while (at < body.length) {
+            if (body.length - at < PREFIX_BYTES) {
+                throw new GrpcException("the answer ends inside a message's 5-byte prefix");
+            }
+            long length = (body[at + 1] & 0xffL) << 24 | (body[at + 2] & 0xff) << 16 | (body[at + 3] & 0xff) << 8
+                    | (body[at + 4] & 0xff);
+            if (length > body.length - at - PREFIX_BYTES) {
+                throw new GrpcException("the answer's message says " + length + " bytes and "
+                        + (body.length - at - PREFIX_BYTES) + " follow");
+            }
+            messages.add(unframe(Arrays.copyOfRange(body, at, at + PREFIX_BYTES + (int) length)));
+            at += PREFIX_BYTES + (int) length;
+        }
+        return messages;
     }
 }

@@ -2,12 +2,14 @@ package io.loadsmith.tester.scenario;
 
 import static io.loadsmith.tester.scenario.Field.keys;
 
+import io.loadsmith.tester.client.jetty.GrpcReflection;
 import io.loadsmith.tester.grpc.GrpcException;
 import io.loadsmith.tester.grpc.GrpcMethod;
 import io.loadsmith.tester.grpc.GrpcStatus;
 import io.loadsmith.tester.grpc.GrpcTarget;
 import io.loadsmith.tester.grpc.ProtoSet;
 import io.loadsmith.tester.scenario.Scenario.GrpcCall;
+import io.loadsmith.tester.transport.TransportOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -29,6 +31,8 @@ import java.util.regex.Pattern;
 final class GrpcParser {
 
     private static final Set<String> GRPC = keys("descriptor", "reflection");
+    /** How long each call of a reflection look-up may take. */
+    private static final long REFLECTION_TIMEOUT_NANOS = 10_000_000_000L;
     /** Request fields of the call itself, which metadata must not set. */
     private static final Set<String> RESERVED = Set.of("content-type", "te", "user-agent", "host");
     private static final Pattern METADATA_KEY = Pattern.compile("[0-9a-z_.-]+");
@@ -49,19 +53,25 @@ final class GrpcParser {
         return URI.create(url.getScheme() + "://" + url.getRawAuthority());
     }
 
-    /** {@code target.grpc}: the descriptor set named by {@code descriptor}, relative to the scenario. */
-    static ProtoSet protos(Field.Mapping target, URI url, Path baseDir) {
+    /**
+     * {@code target.grpc}: the descriptor set named by {@code descriptor}, relative to the scenario, or the
+     * server's own by reflection ({@code reflection: true}), trusted as {@code tls} says.
+     */
+    static ProtoSet protos(Field.Mapping target, URI url, Path baseDir, TransportOptions.Tls tls) {
         if (!target.has("grpc")) {
             throw target.get("url").error("is a gRPC target, so it needs target.grpc: {descriptor: FILE} (a "
-                    + "FileDescriptorSet: protoc --include_imports --descriptor_set_out=FILE your.proto)");
+                    + "FileDescriptorSet: protoc --include_imports --descriptor_set_out=FILE your.proto) or "
+                    + "{reflection: true}");
         }
         Field grpc = target.get("grpc");
         Field.Mapping f = grpc.entries(GRPC);
-        if (f.has("reflection")) {
-            throw f.get("reflection").error("is not supported yet: give descriptor: FILE, a FileDescriptorSet "
-                    + "(protoc --include_imports --descriptor_set_out=FILE your.proto)");
+        if (f.has("reflection") == f.has("descriptor")) {
+            throw grpc.error("needs one of descriptor (a FileDescriptorSet file) and reflection: true");
         }
-        Field descriptor = f.required("descriptor");
+        return f.has("reflection") ? reflected(f.get("reflection"), url, tls) : descriptor(f.get("descriptor"), baseDir);
+    }
+
+    private static ProtoSet descriptor(Field descriptor, Path baseDir) {
         Path file = baseDir.resolve(descriptor.string().trim()).normalize();
         if (!Files.isRegularFile(file)) {
             throw descriptor.error("names a file that does not exist: " + file);
@@ -72,6 +82,19 @@ final class GrpcParser {
             throw descriptor.error("cannot be read: " + file + " (" + e.getMessage() + ")");
         } catch (GrpcException e) {
             throw descriptor.error(": " + file.getFileName() + " " + e.getMessage());
+        }
+    }
+
+    /** The server's services by reflection, asked when the scenario is read. */
+    private static ProtoSet reflected(Field reflection, URI url, TransportOptions.Tls tls) {
+        String text = reflection.text().trim();
+        if (!text.equals("true")) {
+            throw reflection.error("must be true (or give descriptor: FILE instead; got " + Field.quote(text) + ")");
+        }
+        try {
+            return GrpcReflection.fetch(url, tls, REFLECTION_TIMEOUT_NANOS);
+        } catch (GrpcException e) {
+            throw reflection.error("of " + url + " " + e.getMessage());
         }
     }
 

@@ -102,8 +102,8 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
      * @param loops     event loops of the netty transport ({@code target.loops}, default 1)
      * @param giveUpAfterNanos how long a real run goes on with nothing but refused or reset connections
      *                  before it stops ({@code target.give_up_after}, default 10 s)
-     * @param grpc      the services of a {@code grpc://} or {@code grpcs://} url ({@code target.grpc.descriptor},
-     *                  docs/grpc.md); null for any other target
+     * @param grpc      the services of a {@code grpc://} or {@code grpcs://} url ({@code target.grpc}: a
+     *                  descriptor set or reflection, docs/grpc.md); null for any other target
      */
     public record Target(URI url, Simulation.SimulatedTarget simulate, TransportOptions.Kind transport, TransportOptions.Tls tls,
                          TransportOptions.Http http, int loops, long giveUpAfterNanos, ProtoSet grpc) {

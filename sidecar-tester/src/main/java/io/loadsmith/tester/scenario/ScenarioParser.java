@@ -200,7 +200,6 @@ public final class ScenarioParser {
         }
         URI url = targetUrl(f.get("url"));
         boolean grpc = GrpcTarget.isGrpc(url);
-        ProtoSet protos = grpc ? GrpcParser.protos(f, url, baseDir) : null;
         if (!grpc && f.has("grpc")) {
             throw f.get("grpc").error("is only for a grpc:// or grpcs:// url (got \"" + url + "\")");
         }
@@ -232,6 +231,7 @@ public final class ScenarioParser {
             tls = tls(f.get("tls"));
         }
         long giveUpAfterNanos = f.duration("give_up_after", 0, true, DEFAULT_GIVE_UP_AFTER_NANOS);
+        ProtoSet protos = grpc ? GrpcParser.protos(f, url, baseDir, tls) : null;
         return new Target(url, null, kind, tls, http, loops, giveUpAfterNanos, protos);
     }
 

@@ -16,10 +16,13 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.ServiceDescriptor;
 import io.grpc.Status;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.ProtoFileDescriptorSupplier;
 import io.grpc.protobuf.ProtoUtils;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.grpc.stub.ServerCalls;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -71,7 +74,11 @@ class GrpcRunIT {
                 .setRequestMarshaller(ProtoUtils.marshaller(DynamicMessage.getDefaultInstance(request)))
                 .setResponseMarshaller(ProtoUtils.marshaller(DynamicMessage.getDefaultInstance(reply)))
                 .build();
-        ServerServiceDefinition service = ServerServiceDefinition.builder("scoring.Scorer")
+        ServiceDescriptor scorer = ServiceDescriptor.newBuilder("scoring.Scorer")
+                .setSchemaDescriptor((ProtoFileDescriptorSupplier) () -> file) // what reflection serves
+                .addMethod(score)
+                .build();
+        ServerServiceDefinition service = ServerServiceDefinition.builder(scorer)
                 .addMethod(score, ServerCalls.asyncUnaryCall((call, answer) -> {
                     int id = (int) call.getField(request.findFieldByName("customer_id"));
                     received.computeIfAbsent(id, k -> new LongAdder()).increment();
@@ -97,6 +104,7 @@ class GrpcRunIT {
         };
         server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
                 .addService(ServerInterceptors.intercept(service, tenantCounter))
+                .addService(ProtoReflectionServiceV1.newInstance())
                 .build()
                 .start();
         certificates = Files.createTempDirectory("grpc-tls");
@@ -150,8 +158,46 @@ class GrpcRunIT {
         assertCountedByName(run);
     }
 
+    @Test
+    void reflection_gives_the_messages_instead_of_a_descriptor_set(@TempDir Path tmp) throws Exception {
+        JsonNode run = run(tmp, "grpc://127.0.0.1:" + server.getPort(), "", "{model: open, rate: 100, connections: 2",
+                "{reflection: true}");
+
+        assertCountedByName(run);
+    }
+
+    @Test
+    void reflection_refused_by_the_server_is_bad_input_naming_the_status(@TempDir Path tmp) throws Exception {
+        Files.copy(certificates.resolve("server.pem"), tmp.resolve("ca.pem"));
+        Path scenario = tmp.resolve("grpc.yaml");
+        Files.writeString(scenario, """
+                target:
+                  url: grpcs://127.0.0.1:%d
+                  tls: {ca_file: ca.pem}
+                  grpc: {reflection: true}
+                load: {rate: 10, duration: 1s}
+                journeys:
+                  - steps: [{request: GRPC scoring.Scorer/Score}]
+                """.formatted(tlsServer.getPort()));
+        StringWriter console = new StringWriter();
+        CommandLine cmd = Main.commandLine();
+        cmd.setOut(new PrintWriter(console, true));
+        cmd.setErr(new PrintWriter(console, true));
+
+        int exit = cmd.execute("run", scenario.toString(), "--out", tmp.resolve("out").toString(), "--progress", "none");
+
+        assertThat(exit).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(console.toString()).contains("grpc.yaml:4: target.grpc.reflection of grpcs://127.0.0.1:"
+                + tlsServer.getPort() + " refused by the server (grpc-status UNIMPLEMENTED");
+    }
+
     /** results.json's run of the scenario with this url, target.tls line and load (its last brace left out). */
     private static JsonNode run(Path tmp, String url, String tls, String load) throws Exception {
+        return run(tmp, url, tls, load, "{descriptor: scoring.protoset}");
+    }
+
+    /** {@link #run(Path, String, String, String)} with this {@code target.grpc}. */
+    private static JsonNode run(Path tmp, String url, String tls, String load, String grpc) throws Exception {
         Files.copy(PROTOSET, tmp.resolve("scoring.protoset"));
         StringBuilder customers = new StringBuilder("customer_id,expected\n");
         for (int id = 1; id <= 10; id++) {
@@ -162,7 +208,7 @@ class GrpcRunIT {
         Files.writeString(scenario, """
                 target:
                   url: %s
-                  grpc: {descriptor: scoring.protoset}
+                  grpc: %s
                 %sload: %s, duration: 1s, grace: 10s}
                 journeys:
                   - data: customers.csv
@@ -172,7 +218,7 @@ class GrpcRunIT {
                         metadata: {X-Tenant: a}
                         deadline: 1s
                         check: {grpc_status: OK, json: {score: "${expected}"}}
-                """.formatted(url, tls, load));
+                """.formatted(url, grpc, tls, load));
         Path out = tmp.resolve("out");
         StringWriter console = new StringWriter();
         CommandLine cmd = Main.commandLine();

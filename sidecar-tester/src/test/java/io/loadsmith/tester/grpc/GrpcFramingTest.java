@@ -56,4 +56,20 @@ class GrpcFramingTest {
         assertThatThrownBy(() -> GrpcFraming.unframe(new byte[] {0, (byte) 0x80, 0, 0, 0, 9}))
                 .hasMessageContaining("says 2147483648 bytes");
     }
+
+    @Test
+    void a_streamed_body_gives_each_message_in_order() {
+        byte[] body = {0, 0, 0, 0, 1, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 8, 9};
+
+        assertThat(GrpcFraming.unframeAll(body)).containsExactly(new byte[] {7}, new byte[0], new byte[] {8, 9});
+        assertThat(GrpcFraming.unframeAll(new byte[0])).isEmpty();
+    }
+
+    @Test
+    void a_streamed_body_cut_short_is_refused() {
+        assertThatThrownBy(() -> GrpcFraming.unframeAll(new byte[] {0, 0, 0, 0, 1, 7, 0, 0}))
+                .hasMessage("the answer ends inside a message's 5-byte prefix");
+        assertThatThrownBy(() -> GrpcFraming.unframeAll(new byte[] {0, 0, 0, 0, 3, 7}))
+                .hasMessage("the answer's message says 3 bytes and 1 follow");
+    }
 }

@@ -172,11 +172,27 @@ class GrpcScenarioTest {
     }
 
     @Test
-    void reflection_is_not_supported_yet() {
-        String yaml = scenario(SCORE).replace("grpc: {descriptor: scoring.protoset}", "grpc: {reflection: true}");
+    void reflection_and_a_descriptor_are_one_or_the_other() {
+        String both = scenario(SCORE).replace("grpc: {descriptor: scoring.protoset}",
+                "grpc: {descriptor: scoring.protoset, reflection: true}");
+        String neither = scenario(SCORE).replace("grpc: {descriptor: scoring.protoset}", "grpc: {}");
 
-        assertThatThrownBy(() -> parse(yaml)).hasMessageStartingWith(
-                "grpc.yaml:3: target.grpc.reflection is not supported yet: give descriptor: FILE");
+        assertThatThrownBy(() -> parse(both)).hasMessage(
+                "grpc.yaml:3: target.grpc needs one of descriptor (a FileDescriptorSet file) and reflection: true");
+        assertThatThrownBy(() -> parse(neither)).hasMessage(
+                "grpc.yaml:3: target.grpc needs one of descriptor (a FileDescriptorSet file) and reflection: true");
+        assertThatThrownBy(() -> parse(scenario(SCORE).replace("{descriptor: scoring.protoset}", "{reflection: false}")))
+                .hasMessage("grpc.yaml:3: target.grpc.reflection must be true (or give descriptor: FILE instead; got \"false\")");
+    }
+
+    @Test
+    void reflection_of_a_server_that_is_not_there_is_bad_input_naming_the_url() {
+        String yaml = scenario(SCORE).replace("grpc: {descriptor: scoring.protoset}", "grpc: {reflection: true}")
+                .replace(":9090", ":1");
+
+        assertThatThrownBy(() -> parse(yaml)).isInstanceOf(ScenarioException.class)
+                .hasMessageStartingWith("grpc.yaml:3: target.grpc.reflection of grpc://127.0.0.1:1 cannot reach "
+                        + "grpc://127.0.0.1:1 (");
     }
 
     @Test

@@ -237,7 +237,8 @@ public final class JettyTransport implements Transport, TransportStats {
         return new JettyTransport(clock, options, client);
     }
 
-    private static SslContextFactory.Client sslContextFactory(TransportOptions.Tls tls) {
+    /** TLS trust as {@code tls} says (also {@link GrpcReflection}'s). */
+    static SslContextFactory.Client sslContextFactory(TransportOptions.Tls tls) {
         SslContextFactory.Client ssl = new SslContextFactory.Client(tls.insecure());
         if (tls.insecure()) {
             ssl.setEndpointIdentificationAlgorithm(null);
@@ -341,6 +342,12 @@ public final class JettyTransport implements Transport, TransportStats {
         } catch (Exception e) {
             // stopping is best effort: the exchanges were already completed by cancelAll
         }
+    }
+
+    /** The fields of a gRPC answer that hold its status: the trailers, or a trailers-only answer's headers. */
+    static HttpFields grpcStatusFields(Response response) {
+        HttpFields trailers = response.getTrailers();
+        return trailers != null && trailers.contains(GrpcHeaders.STATUS) ? trailers : response.getHeaders();
     }
 
     /** Maps a failure without a whole response to its outcome. */
@@ -485,8 +492,7 @@ public final class JettyTransport implements Transport, TransportStats {
 
         /** A whole gRPC answer: its status from grpc-status, then the check (see the class comment). */
         private void finishCall(long endNanos, Response response) {
-            HttpFields trailers = response.getTrailers();
-            HttpFields fields = trailers != null && trailers.contains(GrpcHeaders.STATUS) ? trailers : response.getHeaders();
+            HttpFields fields = grpcStatusFields(response);
             GrpcStatus status = GrpcStatus.ofAnswer(response.getStatus(), fields.get(GrpcHeaders.STATUS));
             String message = GrpcStatus.message(fields.get(GrpcHeaders.MESSAGE));
             ResponseCheck check = spec.check();
