@@ -2,6 +2,7 @@ package io.loadsmith.tester.record;
 
 import io.loadsmith.tester.grpc.GrpcStatus;
 import io.loadsmith.tester.transport.Outcome;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -37,8 +38,8 @@ public final class ErrorKinds {
     }
 
     void reset() {
-        java.util.Arrays.fill(byOutcome, 0);
-        java.util.Arrays.fill(byGrpcStatus, 0);
+        Arrays.fill(byOutcome, 0);
+        Arrays.fill(byGrpcStatus, 0);
     }
 
     /**
