@@ -36,6 +36,7 @@ class ArchitectureTest {
             List.of("client"),
             List.of("client.jetty", "client.netty", "engine"),
             List.of("client.http1", "record", "result", "schedule"),
+            List.of("grpc"),
             List.of("transport"),
             List.of("scheduler"));
 

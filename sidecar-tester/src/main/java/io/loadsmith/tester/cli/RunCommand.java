@@ -31,8 +31,9 @@ import picocli.CommandLine.Spec;
 /** {@code loadsmith run FILE}: one scenario against a real URL or a simulation. */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run one scenario file against a real or a simulated service.",
-            "The scenario (docs/scenarios.md) names its target: a real HTTP service (target.url) or a simulated one "
-                + "(target.simulate, needs nothing running). Writes results.json, latency.hlog and requests.bin into "
+            "The scenario (docs/scenarios.md) names its target: a real HTTP service (target.url: http:// or https://), "
+                + "a gRPC service whose steps are unary calls (target.url: grpc://HOST:PORT or grpcs://, with "
+                + "target.grpc.descriptor; docs/grpc.md) or a simulated one (target.simulate, needs nothing running). Writes results.json, latency.hlog and requests.bin into "
                 + "the output folder, prints a table of service and corrected latency, and checks the scenario's SLOs.",
             "Ctrl-C (SIGINT or SIGTERM) stops sending, waits the grace for requests in flight, and writes everything "
                 + "measured so far, marked interrupted."},

@@ -110,8 +110,9 @@ public final class ResultAssembler {
                     + "intended second had been written; they are counted in a later second of the timeline "
                     + "and the interval log (the totals are exact)");
         }
+        Map<String, Long> errorKinds = total.errorKinds().asMap();
         if (total.errors() > 0) {
-            warnings.add(total.errors() + " requests ended in an error");
+            warnings.add(total.errors() + " requests ended in an error (" + kinds(errorKinds) + ")");
         }
 
         List<RunResult.StepResult> steps = new ArrayList<>();
@@ -147,6 +148,7 @@ public final class ResultAssembler {
         run.interrupted = interrupted;
         run.counts = new RunResult.Counts(recorder.scheduled(), sent, total.completed(), total.errors(),
                 total.dropped(), recorder.skipped(), total.droppedAfterSend());
+        run.errorsByKind = errorKinds.isEmpty() ? null : errorKinds;
         run.latencyMs = new RunResult.LatencyViews(latency(total.service()), latency(total.corrected()), estimated);
         run.estimate = estimate;
         run.aboveObjective = new RunResult.AboveObjective(spec.objectiveNanos() / 1e6,
@@ -163,6 +165,13 @@ public final class ResultAssembler {
         run.requestsLog = RequestLog.FILE_NAME;
         run.hlog = RunRecorder.HLOG_FILE_NAME;
         return run.build();
+    }
+
+    /** Error counts as text, {@code NOT_FOUND 20, timeout 1}. */
+    static String kinds(Map<String, Long> errorKinds) {
+        StringBuilder text = new StringBuilder();
+        errorKinds.forEach((kind, count) -> text.append(text.length() == 0 ? "" : ", ").append(kind).append(' ').append(count));
+        return text.toString();
     }
 
     /** The tester's CPU per request sent, in all and per second of elapsed counted run (-1 when unknown). */

@@ -26,8 +26,8 @@ import java.util.concurrent.Executor;
  *
  * <p>Format (big-endian): a 32-byte header {@code "LSREQLOG"}, int version (2), int record size (41),
  * long run start in nanoseconds, long reserved (0); then one 41-byte record per request: long intended,
- * long sent (-1 if never sent), long end (-1 if never ended), int connection, int step, int status,
- * byte outcome (the ordinal of {@link Outcome}), int served by (the replica that answered, as its
+ * long sent (-1 if never sent), long end (-1 if never ended), int connection, int step, int status (the HTTP
+ * status; for {@link Outcome#GRPC_STATUS} the gRPC status code), byte outcome (the ordinal of {@link Outcome}), int served by (the replica that answered, as its
  * {@code Loadsmith-Replica} header named it: a number of {@link io.loadsmith.tester.transport.ServedBy}, 0
  * when the answer had no such header). Records are in the order requests ended (or were dropped).
  * Version 1 files (37-byte records, without served by) are still read, their served by 0.

@@ -160,6 +160,8 @@ public final class RunRecorder implements AutoCloseable, Recording {
         if (error) {
             total.errors++;
             stepStats.errors++;
+            total.errorKinds.count(outcome, status);
+            stepStats.errorKinds.count(outcome, status);
         } else {
             total.completed++;
             stepStats.completed++;

@@ -11,11 +11,13 @@ public final class StepStats {
     long dropped;
     long sent;
     long droppedAfterSend;
+    final ErrorKinds errorKinds = new ErrorKinds();
 
     void reset() {
         service.reset();
         corrected.reset();
         completed = errors = dropped = sent = droppedAfterSend = 0;
+        errorKinds.reset();
     }
 
     /** Adds other's counts and latencies to these (lossless: HdrHistogram's add). */
@@ -27,6 +29,7 @@ public final class StepStats {
         dropped += other.dropped;
         sent += other.sent;
         droppedAfterSend += other.droppedAfterSend;
+        errorKinds.add(other.errorKinds);
     }
 
     void record(long serviceMicros, long correctedMicros) {
@@ -52,6 +55,11 @@ public final class StepStats {
     /** Requests that ended in an error: an HTTP status or failed check, or refused, reset, timed out. */
     public long errors() {
         return errors;
+    }
+
+    /** The {@link #errors()} by kind. */
+    public ErrorKinds errorKinds() {
+        return errorKinds;
     }
 
     /** Requests never answered: cancelled at the end of the grace (sent to the socket or not). */

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -33,6 +36,7 @@ public record RunResult(
         double durationMs,
         boolean interrupted,
         @JsonProperty(required = true) Counts counts,
+        Map<String, Long> errorsByKind,
         @JsonProperty(required = true) LatencyViews latencyMs,
         Estimate estimate,
         AboveObjective aboveObjective,
@@ -72,6 +76,7 @@ public record RunResult(
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
         stalls = stalls == null ? List.of() : List.copyOf(stalls);
         servicePauses = servicePauses == null ? null : List.copyOf(servicePauses);
+        errorsByKind = errorsByKind == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(errorsByKind));
     }
 
     /** A run field by field, every field unset: set those the run has, then {@link Builder#build()}. */
@@ -101,6 +106,8 @@ public record RunResult(
         public double durationMs;
         public boolean interrupted;
         public Counts counts;
+        /** {@code counts.errors} by kind (docs/results-json.md); null when there was no error. */
+        public Map<String, Long> errorsByKind;
         public LatencyViews latencyMs;
         public Estimate estimate;
         public AboveObjective aboveObjective;
@@ -147,6 +154,7 @@ public record RunResult(
             durationMs = r.durationMs;
             interrupted = r.interrupted;
             counts = r.counts;
+            errorsByKind = r.errorsByKind;
             latencyMs = r.latencyMs;
             estimate = r.estimate;
             aboveObjective = r.aboveObjective;
@@ -183,7 +191,7 @@ public record RunResult(
         /** The run these fields make. */
         public RunResult build() {
             return new RunResult(name, tester, round, stall, seed, startNs, endNs, durationMs, interrupted, counts,
-                    latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate,
+                    errorsByKind, latencyMs, estimate, aboveObjective, sendLatenessMs, dispatchLatenessMs, waits, achievedRate,
                     cost, timeline, spectrum, steps, warnings, stalls, requestsLog, hlog, dir, arm, stallSummary,
                     clockOffsetNs, clockUncertaintyNs, clockOffsetUsedNs, runId, connections, transport, agentLost,
                     servicePauses, pauseSummary, testerPauses, requestsMetTesterPause, replicas, agentActivity);

@@ -3,6 +3,9 @@ package io.loadsmith.tester.scenario;
 import io.loadsmith.stall.plan.StallPlan;
 import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.grpc.GrpcMethod;
+import io.loadsmith.tester.grpc.GrpcStatus;
+import io.loadsmith.tester.grpc.ProtoSet;
 import io.loadsmith.tester.profile.ReplayPlan;
 import io.loadsmith.tester.simulate.Simulation;
 import io.loadsmith.tester.transport.TransportOptions;
@@ -99,9 +102,11 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
      * @param loops     event loops of the netty transport ({@code target.loops}, default 1)
      * @param giveUpAfterNanos how long a real run goes on with nothing but refused or reset connections
      *                  before it stops ({@code target.give_up_after}, default 10 s)
+     * @param grpc      the services of a {@code grpc://} or {@code grpcs://} url ({@code target.grpc}: a
+     *                  descriptor set or reflection, docs/grpc.md); null for any other target
      */
     public record Target(URI url, Simulation.SimulatedTarget simulate, TransportOptions.Kind transport, TransportOptions.Tls tls,
-                         TransportOptions.Http http, int loops, long giveUpAfterNanos) {
+                         TransportOptions.Http http, int loops, long giveUpAfterNanos, ProtoSet grpc) {
         public boolean simulated() {
             return simulate != null;
         }
@@ -157,18 +162,39 @@ public record Scenario(String name, Path file, String sha256, List<String> overr
      * @param path       path and query appended to target.url (a template)
      * @param headers    header templates
      * @param body       body template; null when none
-     * @param check      what the response must satisfy; null means status 2xx or 3xx
+     * @param check      what the response must satisfy; null means status 2xx or 3xx (a gRPC call: status OK)
      * @param thinkNanos pause before this step after the previous step's end (default 0)
+     * @param grpc       the call of a {@code GRPC} step (then {@code method} is {@code POST}, {@code path} the
+     *                   method's path and {@code body} null); null for an HTTP request
      */
     public record Step(String name, String method, Template path, Map<String, Template> headers, Template body,
-                       Check check, long thinkNanos) {
+                       Check check, long thinkNanos, GrpcCall grpc) {
+    }
+
+    /**
+     * The unary call of a {@code GRPC pkg.Service/Method} step (docs/grpc.md).
+     *
+     * @param method        the method, from the target's descriptor set
+     * @param metadata      metadata templates by lower-case key, sent as request header fields
+     * @param deadlineNanos the step's {@code deadline} (sent as {@code grpc-timeout}), 0 for none
+     * @param bodies        the framed request message: one when the body has no placeholder, else one per row of
+     *                      the journey's data, each mapped from JSON once, when the scenario is read
+     */
+    public record GrpcCall(GrpcMethod method, Map<String, Template> metadata, long deadlineNanos, List<byte[]> bodies) {
+
+        /** The framed request message of data row {@code row} (-1: none). */
+        public byte[] body(int row) {
+            return bodies.size() == 1 ? bodies.get(0) : bodies.get(row);
+        }
     }
 
     /**
      * @param status       the status expected; null means any 2xx or 3xx
-     * @param json         dotted field path (a.b.0.c) to expected value (compared as text)
+     * @param json         dotted field path (a.b.0.c) to expected value (compared as text); of a gRPC call, the
+     *                     answer message as JSON (proto field names)
      * @param bodyContains text the body must contain; null when not checked
+     * @param grpcStatus   the gRPC status expected of a gRPC call ({@code grpc_status}, default OK); null for HTTP
      */
-    public record Check(Integer status, Map<String, Template> json, Template bodyContains) {
+    public record Check(Integer status, Map<String, Template> json, Template bodyContains, GrpcStatus grpcStatus) {
     }
 }

@@ -12,6 +12,8 @@ import io.loadsmith.tester.engine.TesterSpec.Arrivals;
 import io.loadsmith.tester.engine.TesterSpec.Model;
 import io.loadsmith.tester.engine.TesterSpec.OnLate;
 import io.loadsmith.tester.engine.TesterSpec;
+import io.loadsmith.tester.grpc.GrpcTarget;
+import io.loadsmith.tester.grpc.ProtoSet;
 import io.loadsmith.tester.profile.ProfileException;
 import io.loadsmith.tester.profile.ReplayPlan;
 import io.loadsmith.tester.scenario.Scenario.DeclaredStalls;
@@ -67,7 +69,8 @@ public final class ScenarioParser {
     private static final Set<String> ROOT = keys("name", "target", "stalls", "load", "objective", "journeys", "slos",
             "metrics");
     private static final Set<String> METRICS = keys("listen", "linger");
-    private static final Set<String> TARGET = keys("url", "simulate", "transport", "tls", "http", "loops", "give_up_after");
+    private static final Set<String> TARGET = keys("url", "simulate", "transport", "tls", "http", "loops", "give_up_after",
+            "grpc");
     private static final Set<String> TLS = keys("insecure", "ca_file");
     private static final Set<String> SIMULATE = keys("servers", "service_time", "stalls");
     private static final Set<String> SERVICE_TIME = keys("distribution", "mean", "median", "sigma");
@@ -150,7 +153,12 @@ public final class ScenarioParser {
         if (f.has("objective")) {
             tester = tester.objective(f.get("objective").duration(0, true));
         }
-        List<JourneySpec> journeys = f.optional("journeys").map(j -> JourneyParser.read(j, baseDir)).orElse(List.of());
+        List<JourneySpec> journeys = f.optional("journeys").map(j -> JourneyParser.read(j, baseDir, target.grpc()))
+                .orElse(List.of());
+        if (target.grpc() != null && journeys.isEmpty()) {
+            throw targetField.error("is a gRPC target (" + target.url().getScheme() + "://), so the scenario needs "
+                    + "journeys of GRPC steps (there is no default call)");
+        }
         List<Slo> slos = new ArrayList<>();
         if (f.has("slos")) {
             for (Field item : f.get("slos").sequence("objectives like \"p99 < 500ms\"")) {
@@ -182,18 +190,30 @@ public final class ScenarioParser {
             throw field.error("needs exactly one of url (a real service) or simulate (a simulated one)");
         }
         if (f.has("simulate")) {
-            for (String key : List.of("transport", "tls", "http", "loops", "give_up_after")) {
+            for (String key : List.of("transport", "tls", "http", "loops", "give_up_after", "grpc")) {
                 if (f.has(key)) {
                     throw f.get(key).error("is only for a target.url (a simulation has no HTTP client)");
                 }
             }
             return new Target(null, simulation(f.get("simulate"), horizonNanos), TransportOptions.Kind.NETTY,
-                    TransportOptions.Tls.DEFAULT, TransportOptions.Http.HTTP_1_1, 1, DEFAULT_GIVE_UP_AFTER_NANOS);
+                    TransportOptions.Tls.DEFAULT, TransportOptions.Http.HTTP_1_1, 1, DEFAULT_GIVE_UP_AFTER_NANOS, null);
         }
-        URI url = httpUrl(f.get("url"));
-        TransportOptions.Http http = f.optional("http").map(ScenarioParser::httpVersion).orElse(TransportOptions.Http.HTTP_1_1);
+        URI url = targetUrl(f.get("url"));
+        boolean grpc = GrpcTarget.isGrpc(url);
+        if (!grpc && f.has("grpc")) {
+            throw f.get("grpc").error("is only for a grpc:// or grpcs:// url (got \"" + url + "\")");
+        }
+        TransportOptions.Http http = f.optional("http").map(ScenarioParser::httpVersion)
+                .orElse(grpc ? TransportOptions.Http.HTTP_2 : TransportOptions.Http.HTTP_1_1);
+        if (grpc && http != TransportOptions.Http.HTTP_2) {
+            throw f.get("http").error("must be 2 for a " + url.getScheme() + ":// url (gRPC runs on HTTP/2)");
+        }
         TransportOptions.Kind kind = f.choice("transport", TransportOptions.Kind.class,
                 http == TransportOptions.Http.HTTP_2 ? TransportOptions.Kind.JETTY : TransportOptions.Kind.NETTY);
+        if (grpc && kind != TransportOptions.Kind.JETTY) {
+            throw f.get("transport").error("must be jetty for a " + url.getScheme() + ":// url (a gRPC call is an "
+                    + "HTTP/2 request, which only the jetty transport speaks; " + kind.wireName() + " speaks HTTP/1.1)");
+        }
         if (http == TransportOptions.Http.HTTP_2 && kind != TransportOptions.Kind.JETTY) {
             throw f.get("transport").error("must be jetty with target.http: 2 (HTTP/2 needs target.transport: "
                     + "jetty; " + kind.wireName() + " speaks HTTP/1.1 only)");
@@ -205,13 +225,14 @@ public final class ScenarioParser {
         }
         TransportOptions.Tls tls = TransportOptions.Tls.DEFAULT;
         if (f.has("tls")) {
-            if (!"https".equals(url.getScheme())) {
-                throw f.get("tls").error("is only for an https:// url (got \"" + url + "\")");
+            if (!"https".equals(url.getScheme()) && !"grpcs".equals(url.getScheme())) {
+                throw f.get("tls").error("is only for an https:// or grpcs:// url (got \"" + url + "\")");
             }
             tls = tls(f.get("tls"));
         }
         long giveUpAfterNanos = f.duration("give_up_after", 0, true, DEFAULT_GIVE_UP_AFTER_NANOS);
-        return new Target(url, null, kind, tls, http, loops, giveUpAfterNanos);
+        ProtoSet protos = grpc ? GrpcParser.protos(f, url, baseDir, tls) : null;
+        return new Target(url, null, kind, tls, http, loops, giveUpAfterNanos, protos);
     }
 
     /** {@code target.http: "1.1"} or {@code "2"} (a YAML number or string). */
@@ -255,17 +276,34 @@ public final class ScenarioParser {
         return new TransportOptions.Tls(insecure, caFile);
     }
 
+    /** {@code target.url}: http://, https://, or a gRPC target's grpc:// or grpcs:// with a port. */
+    private URI targetUrl(Field field) {
+        URI uri = url(field);
+        if (GrpcTarget.isGrpc(uri)) {
+            return GrpcParser.url(field, uri);
+        }
+        return httpUrl(field, uri);
+    }
+
     private URI httpUrl(Field field) {
+        return httpUrl(field, url(field));
+    }
+
+    private static URI httpUrl(Field field, URI uri) {
+        if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
+                || uri.getHost() == null) {
+            throw field.error("must be an http:// or https:// URL with a host (got \"" + field.string().trim() + "\")");
+        }
+        return uri;
+    }
+
+    private static URI url(Field field) {
         String text = field.string().trim();
         URI uri;
         try {
             uri = new URI(text);
         } catch (URISyntaxException e) {
             throw field.error("is not a URL (" + e.getReason() + ": \"" + text + "\")");
-        }
-        if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
-                || uri.getHost() == null) {
-            throw field.error("must be an http:// or https:// URL with a host (got \"" + text + "\")");
         }
         return uri;
     }

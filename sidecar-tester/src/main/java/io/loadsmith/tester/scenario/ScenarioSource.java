@@ -3,6 +3,9 @@ package io.loadsmith.tester.scenario;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.loadsmith.tester.engine.RequestSource;
+import io.loadsmith.tester.grpc.GrpcException;
+import io.loadsmith.tester.grpc.GrpcMethod;
+import io.loadsmith.tester.grpc.GrpcStatus;
 import io.loadsmith.tester.scenario.Scenario.Check;
 import io.loadsmith.tester.scenario.Scenario.JourneySpec;
 import io.loadsmith.tester.scenario.Scenario.Step;
@@ -91,7 +94,7 @@ public final class ScenarioSource implements RequestSource {
                 Step step = journey.steps().get(s);
                 templates[i][s] = new StepTemplate(base, step, journey.data());
                 if (fixedCheck(step.check())) {
-                    checks[firstStepId[i] + s] = Optional.ofNullable(check(step.check(), name -> ""));
+                    checks[firstStepId[i] + s] = Optional.ofNullable(check(step, name -> ""));
                 }
             }
         }
@@ -137,7 +140,7 @@ public final class ScenarioSource implements RequestSource {
         }
         int row = rowOf(arrival, j);
         ResponseCheck check = fixedChecks[id] != null ? fixedChecks[id].orElse(null)
-                : check(step.check(), name -> journey.data().value(row, name));
+                : check(step, name -> journey.data().value(row, name));
         if (template.planned(row)) {
             return RequestSpec.templated(step.method(), template.endpoint(), template, row, check, connection, id);
         }
@@ -172,14 +175,21 @@ public final class ScenarioSource implements RequestSource {
         return step >= 0 && step < stepNames.length ? stepNames[step] : "step" + step;
     }
 
-    /** The response check of a step with the arrival's data row bound; null when any status below 400 will do. */
-    static ResponseCheck check(Check check, Function<String, String> values) {
+    /**
+     * The response check of a step with the arrival's data row bound; null when any status below 400 will do
+     * (a gRPC call: status OK).
+     */
+    static ResponseCheck check(Step step, Function<String, String> values) {
+        Check check = step.check();
         if (check == null) {
             return null;
         }
-        Integer status = check.status();
         Map<String, String> json = new LinkedHashMap<>();
         check.json().forEach((path, template) -> json.put(path, template.render(values)));
+        if (step.grpc() != null) {
+            return grpcCheck(step.grpc().method(), check.grpcStatus(), json);
+        }
+        Integer status = check.status();
         String contains = check.bodyContains() == null ? null : check.bodyContains().render(values);
         return (actualStatus, body) -> {
             if (status != null ? actualStatus != status : actualStatus >= 400) {
@@ -188,30 +198,53 @@ public final class ScenarioSource implements RequestSource {
             if (contains != null && !new String(body, StandardCharsets.UTF_8).contains(contains)) {
                 return "body does not contain \"" + contains + "\"";
             }
-            if (!json.isEmpty()) {
-                JsonNode root;
-                try {
-                    root = JSON.readTree(body);
-                } catch (IOException e) {
-                    return "body is not JSON";
-                }
-                for (Map.Entry<String, String> e : json.entrySet()) {
-                    JsonNode node = root;
-                    for (String part : e.getKey().split("\\.")) {
-                        node = node == null ? null : node.isArray() && part.matches("[0-9]+") ? node.get(Integer.parseInt(part))
-                                : node.get(part);
-                    }
-                    if (node == null || node.isMissingNode()) {
-                        return "json " + e.getKey() + " is missing";
-                    }
-                    String actual = node.isValueNode() ? node.asText() : node.toString();
-                    if (!actual.equals(e.getValue()) && !numbersEqual(actual, e.getValue())) {
-                        return "json " + e.getKey() + " is " + actual + ", expected " + e.getValue();
-                    }
-                }
-            }
-            return null;
+            return json.isEmpty() ? null : jsonFailure(body, json);
         };
+    }
+
+    /**
+     * A gRPC call's check: the transport hands it the answer's gRPC status code and its body (the framed
+     * answer message), whose JSON form (proto field names) the {@code json} paths are read from.
+     */
+    private static ResponseCheck grpcCheck(GrpcMethod method, GrpcStatus expected, Map<String, String> json) {
+        return (code, body) -> {
+            if (code != expected.code()) {
+                return "grpc-status " + GrpcStatus.ofCode(code) + ", expected " + expected;
+            }
+            if (json.isEmpty()) {
+                return null;
+            }
+            try {
+                return jsonFailure(method.decode(body).getBytes(StandardCharsets.UTF_8), json);
+            } catch (GrpcException e) {
+                return e.getMessage();
+            }
+        };
+    }
+
+    /** The first of the {@code json} paths (dotted, a.b.0.c) whose value in {@code body} differs; null: none. */
+    private static String jsonFailure(byte[] body, Map<String, String> json) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(body);
+        } catch (IOException e) {
+            return "body is not JSON";
+        }
+        for (Map.Entry<String, String> e : json.entrySet()) {
+            JsonNode node = root;
+            for (String part : e.getKey().split("\\.")) {
+                node = node == null ? null : node.isArray() && part.matches("[0-9]+") ? node.get(Integer.parseInt(part))
+                        : node.get(part);
+            }
+            if (node == null || node.isMissingNode()) {
+                return "json " + e.getKey() + " is missing";
+            }
+            String actual = node.isValueNode() ? node.asText() : node.toString();
+            if (!actual.equals(e.getValue()) && !numbersEqual(actual, e.getValue())) {
+                return "json " + e.getKey() + " is " + actual + ", expected " + e.getValue();
+            }
+        }
+        return null;
     }
 
     private static boolean numbersEqual(String a, String b) {

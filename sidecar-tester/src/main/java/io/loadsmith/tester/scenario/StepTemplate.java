@@ -1,6 +1,7 @@
 package io.loadsmith.tester.scenario;
 
 import io.loadsmith.tester.client.http1.RequestPlan;
+import io.loadsmith.tester.grpc.GrpcHeaders;
 import io.loadsmith.tester.scenario.Scenario.Step;
 import io.loadsmith.tester.transport.RequestSpec;
 import io.loadsmith.tester.transport.RequestTemplate;
@@ -41,8 +42,11 @@ final class StepTemplate implements RequestTemplate {
         this.step = step;
         this.data = data;
         this.constant = step.path().isConstant() && (step.body() == null || step.body().isConstant())
-                && step.headers().values().stream().allMatch(Template::isConstant);
-        this.plan = constant || data == null ? null : plan(base, step, data);
+                && step.headers().values().stream().allMatch(Template::isConstant)
+                && (step.grpc() == null || step.grpc().bodies().size() == 1
+                && step.grpc().metadata().values().stream().allMatch(Template::isConstant));
+        // a gRPC call is HTTP/2, written by Jetty: no HTTP/1.1 plan
+        this.plan = constant || data == null || step.grpc() != null ? null : plan(base, step, data);
         this.planned = new BitSet();
         if (plan != null) {
             for (int row = 0; row < data.size(); row++) {
@@ -122,15 +126,23 @@ final class StepTemplate implements RequestTemplate {
         Function<String, String> values = row < 0 ? name -> "" : name -> data.value(row, name);
         String path = step.path().render(values);
         URI uri = URI.create(path.startsWith("/") ? base + path : path);
-        Map<String, String> headers;
-        if (step.headers().isEmpty()) {
-            headers = Map.of();
-        } else {
-            headers = new LinkedHashMap<>();
-            step.headers().forEach((name, template) -> headers.put(name, template.render(values)));
+        if (step.grpc() != null) {
+            Scenario.GrpcCall call = step.grpc();
+            return new RequestSpec(step.method(), uri, GrpcHeaders.request(rendered(call.metadata(), values),
+                    call.deadlineNanos()), call.body(row), check, connection, stepId);
         }
         byte[] body = step.body() == null ? null : step.body().render(values).getBytes(StandardCharsets.UTF_8);
-        return new RequestSpec(step.method(), uri, headers, body, check, connection, stepId);
+        return new RequestSpec(step.method(), uri, rendered(step.headers(), values), body, check, connection, stepId);
+    }
+
+    /** Header templates filled from a row, in their order. */
+    private static Map<String, String> rendered(Map<String, Template> templates, Function<String, String> values) {
+        if (templates.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        templates.forEach((name, template) -> headers.put(name, template.render(values)));
+        return headers;
     }
 
     @Override

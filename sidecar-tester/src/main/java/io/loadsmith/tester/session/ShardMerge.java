@@ -275,6 +275,10 @@ public final class ShardMerge {
         for (int i = 0; i < parts.size(); i++) {
             RunResult run = parts.get(i).run;
             merged.counts = merged.counts.plus(run.counts());
+            if (run.errorsByKind() != null) {
+                merged.errorsByKind = merged.errorsByKind == null ? new LinkedHashMap<>() : merged.errorsByKind;
+                run.errorsByKind().forEach((kind, count) -> merged.errorsByKind.merge(kind, count, Long::sum));
+            }
             if (merged.aboveObjective != null && run.aboveObjective() != null) {
                 merged.aboveObjective = merged.aboveObjective.plus(run.aboveObjective());
             }

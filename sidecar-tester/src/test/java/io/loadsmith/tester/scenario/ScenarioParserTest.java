@@ -344,7 +344,7 @@ class ScenarioParserTest {
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nslos: [p99 > 5ms]\\n` | score.yaml:3: slos[0] "p99 > 5ms" is not an SLO; write it like "p99 < 500ms", "p99:service < 50ms", "max < 2s", "above(10ms) < 1%" or "errors < 0.1%"
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nslos: [p100.5 < 5ms]\\n` | score.yaml:3: slos[0] p100.5 is not a percentile (write p50, p90, p99, p99.9 or p999)
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\nslos: [errors < 120%]\\n` | score.yaml:3: slos[0] "errors < 120%": a share must be <= 100% (got 120.0%)
-            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{steps: [{request: 'FETCH /x'}]}]\\n` | score.yaml:3: journeys[0].steps[0].request has an unknown method "FETCH" (one of GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS; did you mean PATCH?)
+            `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{steps: [{request: 'FETCH /x'}]}]\\n` | score.yaml:3: journeys[0].steps[0].request has an unknown method "FETCH" (one of GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS, GRPC; did you mean PATCH?)
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{steps: [{request: 'GET x'}]}]\\n` | score.yaml:3: journeys[0].steps[0].request needs a path starting with / (got "x")
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{steps: [{request: 'GET /${id}'}]}]\\n` | score.yaml:3: journeys[0].steps[0].request uses ${id} but the journey has no data file (add data: file.csv)
             `target: {url: 'http://h'}\\nload: {rate: 1, duration: 1s}\\njourneys: [{data: customers.csv, steps: [{request: 'GET /${customer}'}]}]\\n` | score.yaml:3: journeys[0].steps[0].request uses ${customer}, which is not a column of customers.csv (columns: customer_id, expected_score)
@@ -462,7 +462,7 @@ class ScenarioParserTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            `target: {url: 'http://h', tls: {insecure: true}}\\nload: {rate: 1, duration: 1s}\\n`           | score.yaml:1: target.tls is only for an https:// url (got "http://h")
+            `target: {url: 'http://h', tls: {insecure: true}}\\nload: {rate: 1, duration: 1s}\\n`           | score.yaml:1: target.tls is only for an https:// or grpcs:// url (got "http://h")
             `target: {url: 'https://h', tls: {insecure: yes please}}\\nload: {rate: 1, duration: 1s}\\n`    | score.yaml:1: target.tls.insecure must be true or false (got "yes please")
             `target: {url: 'https://h', tls: {ca_file: none.pem}}\\nload: {rate: 1, duration: 1s}\\n`       | score.yaml:1: target.tls.ca_file names a file that does not exist: DIR/none.pem
             `target: {url: 'https://h', tls: {ca_file: customers.csv}}\\nload: {rate: 1, duration: 1s}\\n`  | score.yaml:1: target.tls.ca_file cannot be used: DIR/customers.csv is not a PEM file of certificates (No certificate data found)

@@ -1,6 +1,10 @@
 package io.loadsmith.tester.client.jetty;
 
 import io.loadsmith.stall.clock.Clock;
+import io.loadsmith.tester.grpc.GrpcHeaders;
+import io.loadsmith.tester.grpc.GrpcStatus;
+import io.loadsmith.tester.grpc.GrpcTarget;
+import io.loadsmith.tester.grpc.GrpcTimeout;
 import io.loadsmith.tester.scheduler.SystemScheduler;
 import io.loadsmith.tester.transport.ConnectionStats;
 import io.loadsmith.tester.transport.Exchange;
@@ -38,6 +42,7 @@ import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.client.HTTP2Client;
@@ -79,6 +84,17 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * (RST_STREAM), {@link Outcome#RESET}; the per-request timeout or the connect timeout {@link Outcome#TIMEOUT};
  * {@link #cancelAll()} {@link Outcome#CANCELLED}; anything else {@link Outcome#OTHER} with the exception in the detail. Nothing a server does makes
  * {@link #send} throw. Every outcome is counted ({@link #count(Outcome)}).
+ *
+ * <p><b>gRPC.</b> A request to a {@code grpc://} or {@code grpcs://} URL is a unary gRPC call (docs/grpc.md): the
+ * same POST to {@code http://} or {@code https://} (HTTP/2 is the caller's choice of options), timed by the same
+ * listeners. Its outcome is read from the answer's {@code grpc-status} (the trailers', or the headers' of a
+ * trailers-only answer; without one, from the HTTP status, {@link GrpcStatus#ofAnswer}): the check, if any, is
+ * handed the gRPC status code and the framed answer; without a check, OK passes. A failure is
+ * {@link Outcome#GRPC_STATUS} unless the status was OK ({@link Outcome#ofGrpc}), and then the exchange's status is
+ * the gRPC status code instead of the HTTP status. A call's {@code grpc-timeout} (its deadline) is also its
+ * timeout here: a call still unanswered then ends as {@link GrpcStatus#DEADLINE_EXCEEDED}, as gRPC's own clients
+ * end it; so does a call whose stream the server reset once the deadline had passed (a grpc-java server cancels
+ * a call at its deadline with RST_STREAM, which may come before the client's own timer).
  *
  * <p>Thread-safe. Exchanges are completed on Jetty's threads, usually its selector thread (the client's
  * invocation type is non-blocking, which saves a hand-off to a pool thread per response): an
@@ -221,7 +237,8 @@ public final class JettyTransport implements Transport, TransportStats {
         return new JettyTransport(clock, options, client);
     }
 
-    private static SslContextFactory.Client sslContextFactory(TransportOptions.Tls tls) {
+    /** TLS trust as {@code tls} says (also {@link GrpcReflection}'s). */
+    static SslContextFactory.Client sslContextFactory(TransportOptions.Tls tls) {
         SslContextFactory.Client ssl = new SslContextFactory.Client(tls.insecure());
         if (tls.insecure()) {
             ssl.setEndpointIdentificationAlgorithm(null);
@@ -264,9 +281,16 @@ public final class JettyTransport implements Transport, TransportStats {
         }
         try {
             RequestSpec plain = spec.rendered();
-            Request request = client.newRequest(plain.uri())
+            boolean grpc = GrpcTarget.isGrpc(plain.uri());
+            long deadlineNanos = grpc ? GrpcTimeout.parseNanos(plain.headers().get(GrpcHeaders.TIMEOUT)) : -1;
+            flight.deadlineNanos = deadlineNanos > 0 && deadlineNanos < options.timeoutNanos() ? deadlineNanos : -1;
+            flight.grpc = grpc;
+            if (flight.deadlineNanos > 0) {
+                flight.startNanos = clock.nanoTime();
+            }
+            Request request = client.newRequest(grpc ? GrpcTarget.httpUrl(plain.uri()) : plain.uri())
                     .method(plain.method())
-                    .timeout(options.timeoutNanos(), TimeUnit.NANOSECONDS);
+                    .timeout(flight.deadlineNanos > 0 ? flight.deadlineNanos : options.timeoutNanos(), TimeUnit.NANOSECONDS);
             if (!plain.headers().isEmpty()) {
                 request.headers(h -> plain.headers().forEach(h::put));
             }
@@ -318,6 +342,12 @@ public final class JettyTransport implements Transport, TransportStats {
         } catch (Exception e) {
             // stopping is best effort: the exchanges were already completed by cancelAll
         }
+    }
+
+    /** The fields of a gRPC answer that hold its status: the trailers, or a trailers-only answer's headers. */
+    static HttpFields grpcStatusFields(Response response) {
+        HttpFields trailers = response.getTrailers();
+        return trailers != null && trailers.contains(GrpcHeaders.STATUS) ? trailers : response.getHeaders();
     }
 
     /** Maps a failure without a whole response to its outcome. */
@@ -377,6 +407,12 @@ public final class JettyTransport implements Transport, TransportStats {
         private final AtomicBoolean done = new AtomicBoolean();
         private final AtomicBoolean sent = new AtomicBoolean();
         private volatile Request request;
+        /** A gRPC call ({@code grpc://} or {@code grpcs://}), answered by grpc-status. */
+        private boolean grpc;
+        /** A gRPC call's deadline when it is shorter than the transport's timeout, else -1. */
+        private long deadlineNanos = -1;
+        /** When {@link #send} took a call with a deadline, which runs from then. */
+        private long startNanos;
         private byte[] body;
         private int bodyLength;
 
@@ -433,14 +469,39 @@ public final class JettyTransport implements Transport, TransportStats {
             if (result.isFailed()) {
                 Throwable failure = result.getFailure();
                 Outcome outcome = classify(failure);
+                if (deadlineNanos > 0 && (outcome == Outcome.TIMEOUT
+                        || outcome == Outcome.RESET && endNanos - startNanos >= deadlineNanos)) {
+                    finish(endNanos, GrpcStatus.DEADLINE_EXCEEDED.code(), Outcome.GRPC_STATUS, "grpc-status "
+                            + GrpcStatus.DEADLINE_EXCEEDED + ": no answer within the deadline of "
+                            + TimeUnit.NANOSECONDS.toMillis(deadlineNanos) + " ms");
+                    return;
+                }
                 finish(endNanos, outcome == Outcome.RESET || outcome == Outcome.OTHER ? status : 0, outcome,
                         outcome == Outcome.CANCELLED ? "cancelled" : String.valueOf(failure));
                 return;
             }
             ResponseCheck check = spec.check();
-            String failed = ResponseCheck.verdict(check, status, check == null ? null : body());
             exchange.servedBy(ServedBy.ofHeader(response.getHeaders().get(ServedBy.HEADER)));
+            if (grpc) {
+                finishCall(endNanos, response);
+                return;
+            }
+            String failed = ResponseCheck.verdict(check, status, check == null ? null : body());
             finish(endNanos, status, Outcome.ofResponse(status, failed), failed);
+        }
+
+        /** A whole gRPC answer: its status from grpc-status, then the check (see the class comment). */
+        private void finishCall(long endNanos, Response response) {
+            HttpFields fields = grpcStatusFields(response);
+            GrpcStatus status = GrpcStatus.ofAnswer(response.getStatus(), fields.get(GrpcHeaders.STATUS));
+            String message = GrpcStatus.message(fields.get(GrpcHeaders.MESSAGE));
+            ResponseCheck check = spec.check();
+            String failed = check == null
+                    ? status == GrpcStatus.OK ? null : "grpc-status " + status
+                    : ResponseCheck.verdict(check, status.code(), body());
+            Outcome outcome = Outcome.ofGrpc(status.code(), failed);
+            String detail = failed == null || message == null || message.isEmpty() ? failed : failed + ": " + message;
+            finish(endNanos, outcome == Outcome.GRPC_STATUS ? status.code() : response.getStatus(), outcome, detail);
         }
 
         /** The body kept for the check, exactly as long as it was. */
