@@ -1,6 +1,7 @@
 package io.loadsmith.examples.scoring;
 
 import io.javalin.Javalin;
+import java.util.concurrent.Executor;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -8,7 +9,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /**
  * The HTTP side: Javalin on Jetty 12, bound to 127.0.0.1 unless told otherwise, with exactly {@code workerThreads} threads running
  * requests (plus one acceptor and one selector thread), so that {@code --threads 1} behaves like a one-worker
- * service: a second request waits for the first.
+ * service: a second request waits for the first. The gRPC port runs its calls on the same threads
+ * ({@link #requestThreads()}), so that {@code --threads} bounds both protocols together.
  */
 public final class ScoringServer implements AutoCloseable {
 
@@ -18,10 +20,12 @@ public final class ScoringServer implements AutoCloseable {
 
     private final Javalin app;
     private final String host;
+    private final QueuedThreadPool pool;
 
-    private ScoringServer(Javalin app, String host) {
+    private ScoringServer(Javalin app, String host, QueuedThreadPool pool) {
         this.app = app;
         this.host = host;
+        this.pool = pool;
     }
 
     /** Starts serving {@code api} on {@code host}; {@code port} 0 picks a free one (see {@link #port()}). */
@@ -46,12 +50,17 @@ public final class ScoringServer implements AutoCloseable {
             api.register(cfg.routes);
         });
         app.start();
-        return new ScoringServer(app, host);
+        return new ScoringServer(app, host, pool);
     }
 
     /** The address a client on this host calls: the bound one, or 127.0.0.1 when bound to every address. */
     public String callableHost() {
         return host.equals("0.0.0.0") || host.equals("::") ? HOST : host;
+    }
+
+    /** The threads that run requests: a task given here waits its turn behind the requests in hand. */
+    Executor requestThreads() {
+        return pool;
     }
 
     /** The port it listens on. */

@@ -32,13 +32,13 @@ final class ShopApi {
     static final int MAX_CHECKOUT_ITEMS = 50;
 
     private final ShopDatabase database;
-    private final BuyAgainModel model;
+    private final CustomerScores scores;
     private final List<Shop.Product> products;
     private final Map<String, String> meta;
 
-    ShopApi(ShopDatabase database, BuyAgainModel model) {
+    ShopApi(ShopDatabase database, CustomerScores scores) {
         this.database = database;
-        this.model = model;
+        this.scores = scores;
         this.products = database.products();
         this.meta = database.meta();
     }
@@ -56,9 +56,7 @@ final class ShopApi {
 
     private void scoreCustomer(Context ctx) {
         long customerId = customerId(ctx.pathParam("customerId"));
-        double[] features = database.features(customerId)
-                .orElseThrow(() -> ApiException.notFound("unknown customer " + customerId));
-        answer(ctx, 200, score(customerId, features));
+        answer(ctx, 200, score(customerId, scores.ofCustomer(customerId)));
     }
 
     private void scoreFeatures(Context ctx) {
@@ -70,11 +68,10 @@ final class ShopApi {
         }
         Long customerId = body.hasNonNull("customer_id")
                 ? JsonBodies.integer(body, "customer_id", 1, Long.MAX_VALUE) : null;
-        answer(ctx, 200, score(customerId, features));
+        answer(ctx, 200, score(customerId, scores.of(features)));
     }
 
-    private ObjectNode score(Long customerId, double[] features) {
-        BigDecimal score = BuyAgainModel.rounded(model.probability(BuyAgainModel.toFloats(features)));
+    private static ObjectNode score(Long customerId, BigDecimal score) {
         ObjectNode answer = JsonBodies.object();
         answer.put("customer_id", customerId);
         answer.put("score", score);
