@@ -91,6 +91,21 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
     }
 
     /**
+     * Whether the base scenario's {@code target.url} is a grpc:// or grpcs:// one: then the managed service is
+     * started with its gRPC port too, and that address replaces the target. Read from the file's YAML alone
+     * (a full parse could ask a server for its services by reflection before the managed one is up).
+     */
+    public boolean grpcTarget() {
+        try {
+            Field root = Field.parse(Files.readString(scenario, StandardCharsets.UTF_8), scenario.getFileName().toString());
+            String url = JSON.readTree(root.json()).path("target").path("url").asText("");
+            return url.startsWith("grpc://") || url.startsWith("grpcs://");
+        } catch (IOException e) {
+            throw new ScenarioException(scenario + ": cannot read it (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /**
      * One tester: its name and its scenario {@code load} mapping as JSON.
      *
      * @param replay what its stalled runs arm instead of the experiment's seeded plan ({@code arms[].stalls:

@@ -36,17 +36,20 @@ public final class ServiceProcess implements AutoCloseable {
     private static volatile long shutdownHoldMillis;
 
     private static final Pattern LISTENING = Pattern.compile("scoring-service listening on (http://\\S+)");
+    private static final Pattern GRPC_LISTENING = Pattern.compile("scoring-service listening on http://\\S+ and (grpc://\\S+)");
     private static final Pattern ADMIN_LISTENING = Pattern.compile("loadsmith agent: admin API on (http://\\S+)");
 
     private final Process process;
     private final URI url;
+    private final URI grpcUrl;
     private final AdminClient admin;
     private final Thread hook;
     private final Path log;
 
-    private ServiceProcess(Process process, URI url, AdminClient admin, Thread hook, Path log) {
+    private ServiceProcess(Process process, URI url, URI grpcUrl, AdminClient admin, Thread hook, Path log) {
         this.process = process;
         this.url = url;
+        this.grpcUrl = grpcUrl;
         this.admin = admin;
         this.hook = hook;
         this.log = log;
@@ -181,8 +184,9 @@ public final class ServiceProcess implements AutoCloseable {
         }, "loadsmith-stop-service");
         Runtime.getRuntime().addShutdownHook(hook);
         CompletableFuture<URI> address = new CompletableFuture<>();
+        CompletableFuture<URI> grpcAddress = new CompletableFuture<>();
         CompletableFuture<URI> adminAddress = new CompletableFuture<>();
-        Thread pump = new Thread(() -> pump(process, log, address, adminAddress), "loadsmith-service-log");
+        Thread pump = new Thread(() -> pump(process, log, address, grpcAddress, adminAddress), "loadsmith-service-log");
         pump.setDaemon(true);
         pump.start();
         try {
@@ -192,9 +196,14 @@ public final class ServiceProcess implements AutoCloseable {
             if (adminUrl == null) {
                 throw new IOException("the agent printed no \"admin API on\" line before the service started");
             }
+            // the same line names the gRPC port when the service was given --grpc-port
+            URI grpcUrl = grpcAddress.getNow(null);
+            if (serviceArgs.contains("--grpc-port") && grpcUrl == null) {
+                throw new IOException("the service was given --grpc-port but printed no grpc:// address");
+            }
             AdminClient admin = AdminClient.of(adminUrl, null);
             waitForAdmin(admin, timeoutSeconds);
-            return new ServiceProcess(process, url, admin, hook, log);
+            return new ServiceProcess(process, url, grpcUrl, admin, hook, log);
         } catch (TimeoutException | ExecutionException | IOException e) {
             stop(process, hook);
             throw new IOException("the scoring service did not start within " + timeoutSeconds + " s"
@@ -222,7 +231,8 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    private static void pump(Process process, Path log, CompletableFuture<URI> address, CompletableFuture<URI> adminAddress) {
+    private static void pump(Process process, Path log, CompletableFuture<URI> address, CompletableFuture<URI> grpcAddress,
+                             CompletableFuture<URI> adminAddress) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
              var out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
             String line;
@@ -230,6 +240,7 @@ public final class ServiceProcess implements AutoCloseable {
                 out.write(line);
                 out.newLine();
                 out.flush();
+                complete(grpcAddress, GRPC_LISTENING, line);
                 complete(address, LISTENING, line);
                 complete(adminAddress, ADMIN_LISTENING, line);
             }
@@ -261,6 +272,11 @@ public final class ServiceProcess implements AutoCloseable {
     /** The service's base URL, e.g. {@code http://127.0.0.1:41234}. */
     public URI url() {
         return url;
+    }
+
+    /** The service's gRPC address ({@code grpc://127.0.0.1:PORT}), or null when it was not given {@code --grpc-port}. */
+    public URI grpcUrl() {
+        return grpcUrl;
     }
 
     /** The agent's admin API. */

@@ -70,6 +70,9 @@ public final class ExperimentRunner {
                 throw new UnreachableException(jars.missing());
             }
         }
+        // a gRPC scenario's managed service serves its gRPC port too, on a free port, and the arms call that
+        boolean grpc = spec.service().managedThreads() > 0 && spec.grpcTarget();
+        List<String> serviceArgs = grpc ? List.of("--grpc-port", "0") : List.of();
         List<Slot> base = new ArrayList<>();
         for (ExperimentSpec.ArmSpec arm : spec.arms()) {
             for (boolean stall : spec.stallStates()) {
@@ -100,7 +103,7 @@ public final class ExperimentRunner {
                             leftovers = service.processes();
                             service.close();
                         }
-                        service = ServiceProcess.start(jars, spec.service().managedThreads(), List.of(),
+                        service = ServiceProcess.start(jars, spec.service().managedThreads(), serviceArgs,
                                 out.resolve("service-logs").resolve("run-" + runNumber + ".log"), 180);
                     } else if (spec.service().restartCommand() != null) {
                         restart(spec.service(), console);
@@ -115,7 +118,7 @@ public final class ExperimentRunner {
                         idleChecks.computeIfAbsent(slot.arm().name(), k -> new LinkedHashMap<>())
                                 .computeIfAbsent(slot.stall(), k -> new TreeMap<>()).put(round, idle);
                     }
-                    URI url = service != null ? service.url() : null;
+                    URI url = service == null ? null : grpc ? service.grpcUrl() : service.url();
                     Scenario scenario = spec.scenario(slot.arm(), seed, url);
                     URI target = scenario.target().url();
                     TesterSpec tester = scenario.tester().name(String.format(Locale.ROOT,

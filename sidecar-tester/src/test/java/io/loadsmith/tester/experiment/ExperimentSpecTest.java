@@ -173,13 +173,20 @@ class ExperimentSpecTest {
         for (Path file : files) {
             if (file.getParent().endsWith("experiments")) {
                 ExperimentSpec spec = ExperimentSpec.parse(file);
+                URI managed = URI.create((spec.grpcTarget() ? "grpc" : "http") + "://127.0.0.1:9999");
                 for (ExperimentSpec.ArmSpec arm : spec.arms()) {
-                    spec.scenario(arm, 1, URI.create("http://127.0.0.1:9999"));
+                    assertThat(spec.scenario(arm, 1, managed).target().url()).isEqualTo(managed);
                 }
             } else {
                 ScenarioParser.parse(file, List.of());
             }
         }
+    }
+
+    @Test
+    void a_grpc_base_scenario_is_told_apart_by_its_target_url() {
+        assertThat(ExperimentSpec.parse(EXAMPLES.resolve("lab-shape-grpc.yaml")).grpcTarget()).isTrue();
+        assertThat(ExperimentSpec.parse(EXAMPLES.resolve("lab-shape.yaml")).grpcTarget()).isFalse();
     }
 
     @Test
