@@ -23,6 +23,7 @@ import java.util.concurrent.Callable;
                 + "open tester against it with the same stalls, and shows which one saw them (about 2 minutes)."},
         footerHeading = "%nExamples:%n",
         footer = {"  loadsmith demo", "  loadsmith demo --duration 10s --out results/quick-demo",
+            "  loadsmith demo --grpc",
             "", "Set LOADSMITH_AGENT_JAR to use an agent jar other than agent/target/loadsmith-agent.jar."})
 public final class DemoCommand implements Callable<Integer> {
 
@@ -44,6 +45,10 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Warm-up requests of each tester, not counted (default ${DEFAULT-VALUE})")
     long warmup;
 
+    @Option(names = "--grpc", description = "Send unary gRPC calls (scoring.Scorer/Score over HTTP/2) to the service's gRPC port"
+            + " instead of GET /score/{id}")
+    boolean grpc;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter console = spec.commandLine().getOut();
@@ -56,7 +61,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (!(rate > 0) || durationNanos <= 0) {
             throw new BadInputException("--rate and --duration must be > 0");
         }
-        Demo.DemoOptions options = Demo.DemoOptions.of(rate, durationNanos, warmup);
+        Demo.DemoOptions options = Demo.DemoOptions.of(rate, durationNanos, warmup).withGrpc(grpc);
         Path dir = CliDirs.prepare(out, "demo");
         console.println("loadsmith demo: " + Demo.machineLine());
         RunStops stops = new RunStops();

@@ -4,11 +4,14 @@ import io.loadsmith.stall.plan.StallKind;
 import io.loadsmith.tester.agentclient.AgentStalls;
 import io.loadsmith.tester.align.AlignedBins;
 import io.loadsmith.tester.align.StallSummary;
+import io.loadsmith.tester.engine.RequestSource;
 import io.loadsmith.tester.engine.TesterSpec;
 import io.loadsmith.tester.experiment.ScoreRequests;
 import io.loadsmith.tester.experiment.ServiceProcess;
 import io.loadsmith.tester.result.ResultsWriter;
 import io.loadsmith.tester.result.RunResult;
+import io.loadsmith.tester.scenario.Scenario;
+import io.loadsmith.tester.scenario.ScenarioParser;
 import io.loadsmith.tester.transport.TransportOptions;
 
 import java.io.IOException;
@@ -42,9 +45,12 @@ public final class Demo {
      * @param seed               the stall plan's and the schedules' seed
      * @param serviceThreads     the service's request threads
      * @param objectiveNanos     counts above it are reported
+     * @param grpc               every request a unary {@code scoring.Scorer/Score} call on the service's gRPC
+     *                           port (examples/scenarios/score-grpc.yaml) instead of {@code GET /score/{id}}
      */
     public record DemoOptions(double ratePerSecond, int pacedConnections, long durationNanos, long warmupRequests,
-                          long stallNanos, long meanIntervalNanos, long seed, int serviceThreads, long objectiveNanos) {
+                          long stallNanos, long meanIntervalNanos, long seed, int serviceThreads, long objectiveNanos,
+                          boolean grpc) {
 
         /**
          * The command's rate, duration and warm-up with the demo's fixed choices: 4 paced connections, 100 ms
@@ -52,7 +58,14 @@ public final class Demo {
          * at 200/s for 25 s).
          */
         public static DemoOptions of(double ratePerSecond, long durationNanos, long warmupRequests) {
-            return new DemoOptions(ratePerSecond, 4, durationNanos, warmupRequests, 100 * MS, 2 * S, 7, 4, 20 * MS);
+            return new DemoOptions(ratePerSecond, 4, durationNanos, warmupRequests, 100 * MS, 2 * S, 7, 4, 20 * MS,
+                    false);
+        }
+
+        /** These options over gRPC ({@code true}) or HTTP/1.1. */
+        public DemoOptions withGrpc(boolean value) {
+            return new DemoOptions(ratePerSecond, pacedConnections, durationNanos, warmupRequests, stallNanos,
+                    meanIntervalNanos, seed, serviceThreads, objectiveNanos, value);
         }
 
         long paceNanos() {
@@ -110,15 +123,20 @@ public final class Demo {
         ServiceProcess.Jars jars = jars(console);
         console.println("starting the scoring service with the loadsmith agent (first start builds its shop database)...");
         console.flush();
-        try (ServiceProcess service = ServiceProcess.start(jars, o.serviceThreads(), List.of(),
+        try (ServiceProcess service = ServiceProcess.start(jars, o.serviceThreads(), serviceArgs(o),
                 out.resolve("service.log"), 180)) {
             console.printf("service %s (pid %d), agent admin API %s; stalls of %d ms about every %d ms (seed %d)%n",
-                    service.url(), service.pid(), service.admin().base(), o.stallNanos() / 1_000_000,
+                    o.grpc() ? service.grpcUrl() : service.url(), service.pid(), service.admin().base(), o.stallNanos() / 1_000_000,
                     o.meanIntervalNanos() / 1_000_000, o.seed());
             console.flush();
             run(service, o, out, console, stops);
         }
         RunReport.write(out, console);
+    }
+
+    /** What the service is started with beyond its port and threads: its gRPC port too for a gRPC demo. */
+    public static List<String> serviceArgs(DemoOptions o) {
+        return o.grpc() ? List.of("--grpc-port", "0") : List.of();
     }
 
     /** The agent and service jars: a distribution's, or the source tree's, built first if they are missing. */
@@ -153,7 +171,7 @@ public final class Demo {
         AgentStalls stalls = new AgentStalls(service.admin(), o.seed(), o.meanIntervalNanos(), o.stallNanos(),
                 Math.max(o.stallNanos(), Math.min(500 * MS, o.meanIntervalNanos())), StallKind.BLOCK);
         AlignedBins bins = AlignedBins.forStall(o.stallNanos());
-        ScoreRequests requests = new ScoreRequests(service.url(), 20_000);
+        Requests requests = requests(service, o);
         List<AlignedResults.Entry> entries = new ArrayList<>();
         for (DemoArm arm : arms(o)) {
             if (stops.stopped()) {
@@ -163,8 +181,8 @@ public final class Demo {
                     describe(arm.tester()), o.durationNanos() / S, o.warmupRequests());
             console.flush();
             Path runDir = out.resolve("runs").resolve(arm.name());
-            StalledRun.StalledResult outcome = StalledRun.real(arm.tester(), requests,
-                    TransportOptions.connections(arm.connections()), runDir,
+            StalledRun.StalledResult outcome = StalledRun.real(arm.tester(), requests.source(),
+                    requests.transport().withConnections(arm.connections()), runDir,
                     StallOptions.stalled(stalls, bins).withControl(stops.next()));
             entries.add(new AlignedResults.Entry(runDir, outcome, arm.name()));
         }
@@ -175,6 +193,25 @@ public final class Demo {
             printReading(console, entries, o);
         }
         return file;
+    }
+
+    /** What every arrival sends, and on which transport (its pool sized per tester). */
+    private record Requests(RequestSource source, TransportOptions transport) {
+    }
+
+    /**
+     * {@code GET /score/{id}} on HTTP/1.1; for a gRPC demo, the calls of examples/scenarios/score-grpc.yaml
+     * (its descriptor set, its customers and their expected scores checked) on HTTP/2, sent to the service's
+     * gRPC port.
+     */
+    private static Requests requests(ServiceProcess service, DemoOptions o) {
+        if (!o.grpc()) {
+            return new Requests(new ScoreRequests(service.url(), 20_000), TransportOptions.connections(1));
+        }
+        Path file = ServiceProcess.distributionHome().orElseGet(ServiceProcess::root)
+                .resolve("examples/scenarios/score-grpc.yaml");
+        Scenario scenario = ScenarioParser.parse(file, List.of("target.url=" + service.grpcUrl()));
+        return new Requests(scenario.source(service.grpcUrl()), scenario.transport());
     }
 
     static String describe(TesterSpec t) {

@@ -27,7 +27,8 @@ class DemoIT {
     void three_testers_meet_the_same_stalls_and_every_stall_is_counted_for_each(@TempDir Path out) throws Exception {
         ServiceProcess.Jars jars = jars();
         assertThat(jars.missing()).as("jars the test needs").isNull();
-        Demo.DemoOptions options = new Demo.DemoOptions(100, 2, 4 * S, 100, 100_000_000L, 1 * S, 7, 4, 20_000_000L);
+        Demo.DemoOptions options = new Demo.DemoOptions(100, 2, 4 * S, 100, 100_000_000L, 1 * S, 7, 4, 20_000_000L,
+                false);
         StringWriter console = new StringWriter();
 
         Path file;
@@ -63,6 +64,36 @@ class DemoIT {
         assertThat(results.at("/alignment/series")).hasSize(3);
         assertThat(results.at("/alignment/bin_ms").asDouble()).isEqualTo(5.0);
         assertThat(console.toString()).contains("requests sent inside each stall window").contains("Reading:");
+    }
+
+    @Test
+    void over_grpc_the_three_testers_call_the_grpc_port_and_meet_the_stalls(@TempDir Path out) throws Exception {
+        ServiceProcess.Jars jars = jars();
+        assertThat(jars.missing()).as("jars the test needs").isNull();
+        Demo.DemoOptions options = new Demo.DemoOptions(100, 2, 2 * S, 50, 100_000_000L, 500_000_000L, 7, 4,
+                20_000_000L, true);
+        StringWriter console = new StringWriter();
+
+        Path file;
+        try (ServiceProcess service = ServiceProcess.start(jars, 4, Demo.serviceArgs(options),
+                out.resolve("service.log"), 180)) {
+            assertThat(service.grpcUrl()).as("the gRPC address the service printed").isNotNull();
+            file = Demo.run(service, options, out, new PrintWriter(console, true));
+        }
+
+        JsonNode results = new ObjectMapper().readTree(file.toFile());
+        assertThat(results.at("/runs")).hasSize(3);
+        for (JsonNode run : results.get("runs")) {
+            assertThat(run.at("/counts/sent").asLong()).as("calls of %s", run.get("name")).isPositive();
+            // every answer is checked: grpc-status OK and the customer's expected score
+            assertThat(run.at("/counts/errors").asLong()).as("%s; %s", run.get("name"), console).isZero();
+            assertThat(run.at("/steps/0/name").asText()).isEqualTo("GRPC scoring.Scorer/Score");
+            assertThat(run.at("/stall_summary/stalls_met").asInt()).as("stalls met by %s", run.get("name")).isPositive();
+        }
+        JsonNode closed = results.at("/runs/0");
+        assertThat(closed.at("/stall_summary/sent_during_total").asLong())
+                .isLessThanOrEqualTo(closed.at("/stall_summary/stalls_met").asLong());
+        assertThat(results.at("/runs/2/stall_summary/sent_during_total").asLong()).isPositive();
     }
 
     /** Offsets of sends inside stall windows, recounted from the request log (must agree with stall_summary). */
