@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadsmith.stall.admin.TokenFile;
 import io.loadsmith.stall.plan.StallKind;
+import io.loadsmith.tester.grpc.GrpcTarget;
 import io.loadsmith.tester.profile.ReplayPlan;
 import io.loadsmith.tester.scenario.Field;
 import io.loadsmith.tester.scenario.Scenario;
@@ -99,7 +100,9 @@ public record ExperimentSpec(String name, Path file, Path scenario, int rounds, 
         try {
             Field root = Field.parse(Files.readString(scenario, StandardCharsets.UTF_8), scenario.getFileName().toString());
             String url = JSON.readTree(root.json()).path("target").path("url").asText("");
-            return url.startsWith("grpc://") || url.startsWith("grpcs://");
+            return GrpcTarget.isGrpc(URI.create(url));
+        } catch (IllegalArgumentException e) {
+            return false; // not a URL at all: the scenario's own parse names it
         } catch (IOException e) {
             throw new ScenarioException(scenario + ": cannot read it (" + e.getMessage() + ")", e);
         }

@@ -35,8 +35,8 @@ public final class ServiceProcess implements AutoCloseable {
     private static volatile CountDownLatch shutdownHold;
     private static volatile long shutdownHoldMillis;
 
-    private static final Pattern LISTENING = Pattern.compile("scoring-service listening on (http://\\S+)");
-    private static final Pattern GRPC_LISTENING = Pattern.compile("scoring-service listening on http://\\S+ and (grpc://\\S+)");
+    /** The service's address, and its gRPC port's when it was given {@code --grpc-port}. */
+    private static final Pattern LISTENING = Pattern.compile("scoring-service listening on (http://\\S+)(?: and (grpc://\\S+))?");
     private static final Pattern ADMIN_LISTENING = Pattern.compile("loadsmith agent: admin API on (http://\\S+)");
 
     private final Process process;
@@ -196,8 +196,7 @@ public final class ServiceProcess implements AutoCloseable {
             if (adminUrl == null) {
                 throw new IOException("the agent printed no \"admin API on\" line before the service started");
             }
-            // the same line names the gRPC port when the service was given --grpc-port
-            URI grpcUrl = grpcAddress.getNow(null);
+            URI grpcUrl = grpcAddress.getNow(null); // completed with the address, from the same line
             if (serviceArgs.contains("--grpc-port") && grpcUrl == null) {
                 throw new IOException("the service was given --grpc-port but printed no grpc:// address");
             }
@@ -240,8 +239,13 @@ public final class ServiceProcess implements AutoCloseable {
                 out.write(line);
                 out.newLine();
                 out.flush();
-                complete(grpcAddress, GRPC_LISTENING, line);
-                complete(address, LISTENING, line);
+                Matcher listening = LISTENING.matcher(line);
+                if (!address.isDone() && listening.find()) {
+                    if (listening.group(2) != null) {
+                        grpcAddress.complete(URI.create(listening.group(2)));
+                    }
+                    address.complete(URI.create(listening.group(1)));
+                }
                 complete(adminAddress, ADMIN_LISTENING, line);
             }
         } catch (IOException e) {
