@@ -31,15 +31,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "first-send.sh: --rounds must be a whole number >= 1 (got $ROUNDS)" >&2; exit 2; }
-if [[ -e $OUT ]]; then
-  [[ -d $OUT && ( -f $OUT/commands.txt || -z $(ls -A "$OUT") ) ]] \
-    || { echo "first-send.sh: --out $OUT exists and is not an earlier output of this script: not touching it" >&2; exit 2; }
-  rm -rf "$OUT"
-fi
-mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
-CMDS=$OUT/commands.txt
-printf '# commands run by sidecar-tester/bench/first-send.sh, in order, from %s (output redirections left out)\n' "$PWD" >"$CMDS"
-logcmd() { { printf '%q ' "$@"; echo; } >>"$CMDS"; }
+bench_out first-send.sh
 
 if [[ "${SKIP_BUILD:-}" != 1 ]]; then
   echo "# building loadsmith.jar (./mvnw package -DskipTests; log: $OUT/build.log)" >&2

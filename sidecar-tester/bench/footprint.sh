@@ -101,18 +101,7 @@ fi
 WHY=$(cgroup_why)
 [[ -z $WHY ]] || { echo "footprint.sh: no cgroup can be made here: $WHY" >&2; exit 2; }
 
-# OUT is emptied first: only when it is empty or an earlier output of this script (it has commands.txt)
-if [[ -e $OUT ]]; then
-  [[ -d $OUT && ( -f $OUT/commands.txt || -z $(ls -A "$OUT") ) ]] \
-    || { echo "footprint.sh: --out $OUT exists and is not an earlier output of this script: not touching it" >&2; exit 2; }
-  rm -rf "$OUT"
-fi
-mkdir -p "$OUT" || { echo "footprint.sh: cannot make $OUT" >&2; exit 2; }
-OUT=$(cd "$OUT" && pwd)
-CMDS=$OUT/commands.txt
-printf '# commands run by sidecar-tester/bench/footprint.sh, in order, from %s (output redirections left out)\n' "$PWD" >"$CMDS"
-logcmd() { { printf '%q ' "$@"; echo; } >>"$CMDS"; }
-logged() { logcmd "$@"; "$@"; }
+bench_out footprint.sh
 
 need() { # need COMMAND PACKAGE
   command -v "$1" >/dev/null && return 0

@@ -15,10 +15,11 @@
 # So the server's work is the same, every answer is checked to be customer 42's score, and the difference is
 # the tester's gRPC layer (the call's headers, the trailers, the status, the message decoded for its check).
 # At each rate it runs PAIRS alternating pairs, one after the other (a pair's first scenario alternates), and
-# prints the medians over pairs (each pair's value in brackets) of the
-# runs' own figures in results.json: cost.cpu_ns_per_request (the tester's process CPU over the counted run,
-# per request), cost.cpu_ms_per_second, send_lateness_ms p50 and p99, achieved_rate, and errors (a run with
-# an error stops the script: nothing is measured against a server that did not answer). Then grpc ÷ h2 of
+# prints the medians over pairs (each pair's value in brackets) of the runs' own figures in results.json:
+# cost.cpu_ns_per_request (the tester's process CPU over the counted run, per request),
+# cost.cpu_ms_per_second, send_lateness_ms p50 and p99 and achieved_rate. A run with an error, or one that
+# sent less than 97 % of rate x duration, stops the script: nothing is measured against a server that did not
+# answer, or a tester that did not send its load. Then grpc ÷ h2 of
 # CPU a call, per pair. Also in OUT/table.md; each run in OUT/<rate>-p<pair>-<scenario>/, commands in
 # OUT/commands.txt.
 #
@@ -48,16 +49,7 @@ for r in $RATES; do
 done
 [[ $DURATION =~ ^[1-9][0-9]*s$ ]] || { echo "grpc-vs-h2.sh: --duration must be seconds, e.g. 30s (got $DURATION)" >&2; exit 2; }
 
-if [[ -e $OUT ]]; then
-  [[ -d $OUT && ( -f $OUT/commands.txt || -z $(ls -A "$OUT") ) ]] \
-    || { echo "grpc-vs-h2.sh: --out $OUT exists and is not an earlier output of this script: not touching it" >&2; exit 2; }
-  rm -rf "$OUT"
-fi
-mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
-CMDS=$OUT/commands.txt
-printf '# commands run by sidecar-tester/bench/grpc-vs-h2.sh, in order, from %s (output redirections left out)\n' "$PWD" >"$CMDS"
-logcmd() { { printf '%q ' "$@"; echo; } >>"$CMDS"; }
-logged() { logcmd "$@"; "$@"; }
+bench_out grpc-vs-h2.sh
 
 if [[ "${SKIP_BUILD:-}" != 1 ]]; then
   echo "# building loadsmith.jar and the test classes (./mvnw package -DskipTests; log: $OUT/build.log)" >&2
@@ -127,9 +119,9 @@ run_one() { # run_one NAME RATE DIR
   timeout -k 10 $((S + 120)) bin/loadsmith run "$3/scenario.yaml" --progress none --charts off --out "$3/out" \
     >"$3/stdout.txt" 2>&1
   local rc=$?
-  python3 - "$3/out/results.json" "$rc" >"$3/figures.tsv" <<'P' || { echo "grpc-vs-h2.sh: $3: $(cat "$3/figures.tsv")" >&2; exit 2; }
+  python3 - "$3/out/results.json" "$rc" "$2" "$S" >"$3/figures.tsv" <<'P' || { echo "grpc-vs-h2.sh: $3: $(cat "$3/figures.tsv")" >&2; exit 2; }
 import json, sys
-path, rc = sys.argv[1:]
+path, rc, rate, seconds = sys.argv[1:]
 try:
     run = json.load(open(path))["runs"][0]
 except (OSError, ValueError, KeyError, IndexError) as e:
@@ -138,6 +130,10 @@ c = run["counts"]
 if c["errors"] or not c["completed"]:
     print("%d errors of %d (%s): the server did not answer as expected; nothing measured"
           % (c["errors"], c["sent"], run.get("errors_by_kind", run.get("warnings", "")))); sys.exit(1)
+asked = int(rate) * int(seconds)
+if c["sent"] < 0.97 * asked:
+    print("sent %d of the %d asked (%s/s for %s s): the tester did not send its load; nothing measured"
+          % (c["sent"], asked, rate, seconds)); sys.exit(1)
 print("cpu_us\t%.1f" % (run["cost"]["cpu_ns_per_request"] / 1000))
 print("cpu_ms_s\t%.1f" % run["cost"]["cpu_ms_per_second"])
 print("late_p50\t%.3f" % run["send_lateness_ms"]["p50"])

@@ -138,3 +138,22 @@ cgroup_remove() {
   done
   CG_MEM=""; CG_CPU=""; CG_ACCT=""
 }
+
+# bench_out SCRIPT: makes $OUT the script's output folder and starts its commands.txt. OUT is emptied first,
+# only when it is empty or an earlier output of a bench script (it has commands.txt); anything else stops the
+# script (exit 2) untouched. Sets OUT to its absolute path and CMDS to OUT/commands.txt, whose first line says
+# which script ran the commands, from where.
+bench_out() {
+  local script=$1
+  if [[ -e $OUT ]]; then
+    [[ -d $OUT && ( -f $OUT/commands.txt || -z $(ls -A "$OUT") ) ]] \
+      || { echo "$script: --out $OUT exists and is not an earlier output of this script: not touching it" >&2; exit 2; }
+    rm -rf "$OUT"
+  fi
+  mkdir -p "$OUT" || { echo "$script: cannot make $OUT" >&2; exit 2; }
+  OUT=$(cd "$OUT" && pwd)
+  CMDS=$OUT/commands.txt
+  printf '# commands run by sidecar-tester/bench/%s, in order, from %s (output redirections left out)\n' "$script" "$PWD" >"$CMDS"
+}
+logcmd() { { printf '%q ' "$@"; echo; } >>"$CMDS"; } # logcmd COMMAND...: writes it to commands.txt
+logged() { logcmd "$@"; "$@"; }                        # logged COMMAND...: writes it, then runs it

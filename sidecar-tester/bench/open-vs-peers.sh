@@ -61,18 +61,7 @@ for r in $RATES $LADDER; do
 done
 has_tool() { [[ " $TOOLS " == *" $1 "* ]]; }
 
-# OUT is emptied first: only when it is empty or an earlier output of this script (it has commands.txt)
-if [[ -e $OUT ]]; then
-  [[ -d $OUT && ( -f $OUT/commands.txt || -z $(ls -A "$OUT") ) ]] \
-    || { echo "open-vs-peers.sh: --out $OUT exists and is not an earlier output of this script: not touching it" >&2; exit 2; }
-  rm -rf "$OUT"
-fi
-mkdir -p "$OUT" || { echo "open-vs-peers.sh: cannot make $OUT" >&2; exit 2; }
-OUT=$(cd "$OUT" && pwd)
-CMDS=$OUT/commands.txt
-printf '# commands run by sidecar-tester/bench/open-vs-peers.sh, in order, from %s (output redirections left out)\n' "$PWD" >"$CMDS"
-logcmd() { { printf '%q ' "$@"; echo; } >>"$CMDS"; } # logcmd COMMAND...: writes it to commands.txt
-logged() { logcmd "$@"; "$@"; }                        # logged COMMAND...: writes it, then runs it
+bench_out open-vs-peers.sh
 
 need() { # need COMMAND PACKAGE
   command -v "$1" >/dev/null && return 0

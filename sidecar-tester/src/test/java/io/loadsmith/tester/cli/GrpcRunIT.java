@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.google.protobuf.DescriptorProtos.FileDescriptorSet;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
@@ -21,11 +20,11 @@ import io.grpc.Status;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.ProtoFileDescriptorSupplier;
-import io.grpc.protobuf.ProtoUtils;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.grpc.stub.ServerCalls;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import io.loadsmith.tester.grpc.ScorerProto;
 import io.loadsmith.tester.transport.TestCertificates;
 import java.net.InetSocketAddress;
 import java.security.KeyStore;
@@ -64,16 +63,10 @@ class GrpcRunIT {
 
     @BeforeAll
     static void startServer() throws Exception {
-        FileDescriptor file = FileDescriptor.buildFrom(
-                FileDescriptorSet.parseFrom(Files.readAllBytes(PROTOSET)).getFile(0), new FileDescriptor[0]);
-        Descriptor request = file.findMessageTypeByName("ScoreRequest");
-        Descriptor reply = file.findMessageTypeByName("ScoreReply");
-        MethodDescriptor<DynamicMessage, DynamicMessage> score = MethodDescriptor.<DynamicMessage, DynamicMessage>newBuilder()
-                .setType(MethodDescriptor.MethodType.UNARY)
-                .setFullMethodName("scoring.Scorer/Score")
-                .setRequestMarshaller(ProtoUtils.marshaller(DynamicMessage.getDefaultInstance(request)))
-                .setResponseMarshaller(ProtoUtils.marshaller(DynamicMessage.getDefaultInstance(reply)))
-                .build();
+        ScorerProto proto = ScorerProto.read(PROTOSET);
+        FileDescriptor file = proto.file();
+        Descriptor request = proto.request();
+        MethodDescriptor<DynamicMessage, DynamicMessage> score = proto.score();
         ServiceDescriptor scorer = ServiceDescriptor.newBuilder("scoring.Scorer")
                 .setSchemaDescriptor((ProtoFileDescriptorSupplier) () -> file) // what reflection serves
                 .addMethod(score)
@@ -85,10 +78,7 @@ class GrpcRunIT {
                     if (id == 5) {
                         answer.onError(Status.NOT_FOUND.withDescription("no customer " + id).asRuntimeException());
                     } else if (id != 9) {
-                        answer.onNext(DynamicMessage.newBuilder(reply)
-                                .setField(reply.findFieldByName("customer_id"), id)
-                                .setField(reply.findFieldByName("score"), "0." + id)
-                                .build());
+                        answer.onNext(proto.replyOf(id, "0." + id));
                         answer.onCompleted();
                     }
                 }))
